@@ -29,6 +29,7 @@ from itertools import islice
 
 import numpy as np
 
+from model.analysis.tray_fill_spans import route_spans
 from model.analysis.tray_fill_undo import FillUndo, keeping, recorded
 from model.analysis.tray_levels import TrayLevels, net_cables
 from model.analysis.tray_spans import appended as _appended
@@ -36,7 +37,7 @@ from model.analysis.tray_spans import corners_along, gather_runs, peak_along, po
 from model.analysis.tray_trunks import TrunkLoad, trunk_load
 from model.catalog.components import medium_group
 from model.catalog.structured import structured_catalog
-from model.common.arrays import unique_sorted
+from model.common.arrays import unique_counts, unique_sorted
 from model.design.design import Design
 
 # Re-exported: the analysis, the optimiser and the generators read a trunk's load from here.
@@ -195,7 +196,7 @@ class TrayFill:
         self._row_route, self._row_medium = routes.copy(), media.copy()
         counted = (routes >= 0) & (media >= 0)
         width = len(plant.media) + 1
-        values, counts = np.unique(routes[counted] * width + media[counted], return_counts=True)
+        values, counts = unique_counts(routes[counted] * width + media[counted])
         self._counts = Counter(
             {
                 (v // width, v % width): c
@@ -217,7 +218,7 @@ class TrayFill:
                 self._row_medium[rows] = media
             route, medium = self._row_route[rows], self._row_medium[rows]
             keep = (route >= 0) & (medium >= 0)
-            values, counts = np.unique(route[keep] * width + medium[keep], return_counts=True)
+            values, counts = unique_counts(route[keep] * width + medium[keep])
             counted = self._counts
             for value, n in zip(values.tolist(), counts.tolist(), strict=True):
                 key = (value // width, value % width)
@@ -241,7 +242,7 @@ class TrayFill:
             media = np.asarray(plant.medium_index, dtype=np.int64)[rows]
             keep = (routes >= 0) & (media >= 0)
             width = len(plant.media) + 1
-            values, counts = np.unique(routes[keep] * width + media[keep], return_counts=True)
+            values, counts = unique_counts(routes[keep] * width + media[keep])
             live = list(
                 zip(
                     (values // width).tolist(),
@@ -338,18 +339,12 @@ class TrayFill:
 
     def _learn_spans(self, plant, up_to: int) -> None:
         """Append the intervals of routes ``_routes_known .. up_to - 1`` to the flat lists."""
-        # Column by column per route (the optimiser learns each move's new routes here): four
-        # appends per span were most of a move's span learning.
-        for route in range(self._routes_known, up_to):
-            spans = plant.tray_spans(route)
-            trays: tuple = ()
-            if spans:
-                trays, s0, s1 = zip(*spans, strict=True)
-                self._span_route.extend([route] * len(spans))
-                self._span_tray.extend(trays)
-                self._span_s0.extend(s0)
-                self._span_s1.extend(s1)
-            self._turns.append(len(set(trays)) > 1)
+        routes, trays, s0, s1, turns = route_spans(plant, self._routes_known, up_to)
+        self._span_route.extend(routes)
+        self._span_tray.extend(trays)
+        self._span_s0.extend(s0)
+        self._span_s1.extend(s1)
+        self._turns.extend(turns)
         self._routes_known = max(self._routes_known, up_to)
 
     def _count_keys(self) -> np.ndarray:

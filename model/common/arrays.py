@@ -31,6 +31,22 @@ def unique_sorted(values: np.ndarray) -> np.ndarray:
     return ordered[keep]
 
 
+def unique_counts(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_counts=True)`` for non-negative integer codes (the tray
+    fill's (route, medium) codes): counted by ``np.bincount`` when they spread over not much
+    more than their count, else numpy's sort. The same distinct values, ascending, in the
+    values' dtype, and counts. XL after a tray edit: 393k codes below ~290k, whose sort was
+    ~20 ms of each full tray-fill count."""
+    values = np.asarray(values)
+    if values.size and values.dtype.kind in "iu":
+        low, high = int(values.min()), int(values.max())
+        if low >= 0 and high < 8 * values.size + 4096:
+            counts = np.bincount(values.reshape(-1).astype(np.intp, copy=False), minlength=high + 1)
+            present = np.flatnonzero(counts)
+            return present.astype(values.dtype), counts[present]
+    return np.unique(values, return_counts=True)
+
+
 def unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``np.unique(values, return_inverse=True)`` (the inverse flat) for integer arrays.
 

@@ -12,7 +12,9 @@ edit to its analysis worker:
    (the same ``refresh`` as on the GUI thread, so the same lengths, media and route names);
 3. back on the GUI thread, :func:`adopt`: the live plant takes the copy's state when its
    unapplied edits still begin with those the copy applied (nothing refreshed it meanwhile),
-   in one swap of attribute references, not a re-route; edits that came after stay pending.
+   not a re-route: the copy's arrays' values into its own arrays (the analysis reads the
+   copy's, :func:`frozen`), its other attributes by reference; edits that came after stay
+   pending.
 
 Where the plant must be current at once, :func:`refresh_in_steps` applies its edits in runs of
 tray edits and of other edits, each as a refresh after it would have (a rack moved while a tray
@@ -79,16 +81,22 @@ def retray(snap: RoutedLinks) -> tuple[RoutedLinks, AbstractSet[str]]:
         setattr(work, name, value if name in _KEPT else _thawed(value))
     work._pending = list(snap._pending)
     changed = work.refresh(lazy_ids=True)
-    work.route_keys()  # named here, off the GUI thread (a tray edit renames every route)
+    work.route_keys()  # named here, off the GUI thread (a tray edit names every route again)
     return work, changed
 
 
 def frozen(worked: RoutedLinks, design: Design) -> RoutedLinks:
     """The analysis's read-only copy of ``worked`` (from :func:`retray`) reading ``design``:
     its row tables and inputs are its snapshot's, shared (copying the 393k-entry index and id
-    list again was ~25-45 ms of the worker's CPU at XL per drop); the columns the re-route
-    wrote are copied, as the live plant adopts and later edits them."""
-    return freeze_plant(worked, design, kept=_KEPT)
+    list again was ~25-45 ms of the worker's CPU at XL per drop); so are the arrays the
+    re-route wrote, made read-only here: ``worked`` is written no more, and :func:`adopt`
+    copies them into the live plant's own arrays (copying them here, for the live plant to
+    take, was ~15 ms of the worker's CPU at XL, between the re-route and the analysis).
+    Containers and the attachments are copied: the live plant takes and edits those."""
+    arrays = {n for n, v in worked.__dict__.items() if type(v) is np.ndarray and n not in _KEPT}
+    for name in arrays:
+        worked.__dict__[name].flags.writeable = False
+    return freeze_plant(worked, design, kept=_KEPT | arrays)
 
 
 def adopt(live: RoutedLinks, worked: RoutedLinks, applied: tuple[Change, ...]) -> bool:
@@ -99,9 +107,23 @@ def adopt(live: RoutedLinks, worked: RoutedLinks, applied: tuple[Change, ...]) -
     head = pending[: len(applied)]
     if len(head) != len(applied) or any(a is not b for a, b in zip(head, applied, strict=True)):
         return False
+    held = live.__dict__
     for name, value in worked.__dict__.items():
-        if name not in _OWN and name not in _KEPT:
-            live.__dict__[name] = value
+        if name in _OWN or name in _KEPT:
+            continue
+        if type(value) is np.ndarray:  # perhaps the analysis's too (frozen): values copied
+            mine = held.get(name)
+            if (
+                type(mine) is np.ndarray
+                and mine.shape == value.shape
+                and mine.dtype == value.dtype
+                and mine.flags.writeable
+            ):
+                np.copyto(mine, value)  # into the live plant's own array: no allocation
+            else:
+                held[name] = value.copy()
+        else:
+            held[name] = value
     del pending[: len(applied)]  # in place: the design's subscription appends to this list
     return True
 

@@ -271,6 +271,8 @@ class RoutedLinks(PlantRouting, PlantMedia, PlantPortTables):
         self._rack_row: dict[str, int] = {}
         self._route_of: dict[tuple, int] = {}  # (drop point, drop point) by position -> route id
         self._route_spans: list[tuple[tuple[str, float, float], ...]] = []
+        self._route_firsts = None  # (refreshes applied, each route's first row): routing.py
+        self._renaming = None  # a tray edit's names before it, to restore (routing.py)
         self._cage_rows: list[dict[int, tuple[int, int]]] = []
         self.route_generation = getattr(self, "route_generation", -1) + 1
         self._rack_geom = np.zeros((0, 4))  # x, y, rotation, depth

@@ -1,7 +1,7 @@
 """The analysis worker's path after a tray-corner drop, stage by stage, as the editor drives it.
 
     PYTHONPATH=. nice -n 19 .venv/bin/python tests/benchmarks/profile_tray_drop.py HALL \
-        [--cprofile] [--repeat N]
+        [--cprofile] [--stages] [--repeat N]
 
 Loads HALL (e.g. a copy of the XL hall), routes it and makes the first analysis as the runner's
 first job does; then moves the first corner of the busiest tray 1.2 m across its first segment
@@ -9,7 +9,10 @@ first job does; then moves the first corner of the busiest tray 1.2 m across its
 snapshot with the edit (GUI thread), the re-route of a private copy, its frozen copy for the
 analysis, the live plant adopting the copy (GUI thread), the incremental analysis and the
 panels' figures. Prints CPU (``time.process_time``) and wall time per stage; with
-``--cprofile`` the worker's stages' profile too. ``--repeat N``: N drops, the corner moved
+``--cprofile`` the worker's stages' profile too, clocked in process CPU (on this shared
+machine wall time runs 3-7x the CPU and swings with the other users). ``--stages``: the CPU of the sub-stages in
+``STAGES`` per drop, clocked without a profiler (``stage_clock.py``: cProfile charges each
+Python call, ~5x for the route naming's). ``--repeat N``: N drops, the corner moved
 out and back in turn, each stage's median printed (one run on this shared machine varies by
 +-20 %). Not a test: a measuring tool.
 """
@@ -33,9 +36,31 @@ from model.engine.retray_copy import adopt, pending_tray_edits, retray
 from model.engine.retray_copy import frozen as retray_frozen
 from model.engine.snapshot import Snapshotter
 from model.files.design_file import load_design
+from tests.benchmarks import stage_clock
+
+# Sub-stages of the worker's re-route and analysis: name -> (file under model/, function).
+STAGES = {
+    "thaw the snapshot": ("engine/retray_copy.py", "_thawed"),
+    "tray graph built": ("engine/tray_graph.py", "__init__"),
+    "drops attached": ("engine/tray_graph.py", "attach"),
+    "distance rows carried": ("engine/tray_rows.py", "_carry_all"),
+    "  carry: survivors": ("engine/tray_rows.py", "_intact"),
+    "  carry: relaxed": ("engine/tray_rows.py", "_relax"),
+    "  carry: predecessors": ("engine/tray_rows.py", "_preds"),
+    "  carry: prepared": ("engine/tray_rows.py", "__init__"),
+    "runs re-routed": ("engine/routing.py", "_reroute"),
+    "routes named": ("engine/routing.py", "_name_routes"),
+    "routes named as before": ("engine/routing.py", "_renamed_as_before"),
+    "tray fill": ("analysis/tray_fill.py", "update"),
+    "physical plant": ("plant/physical_plant.py", "build_plant"),
+    "rack power": ("analysis/devices.py", "rack_power"),
+    "optics per tier": ("analysis/optics.py", "optics_by_tier"),
+    "scale-up findings": ("analysis/warnings.py", "scale_up_findings"),
+    "link media": ("analysis/link_media.py", "link_media"),
+}
 
 
-def main(path: str, profile: bool, repeat: int = 1) -> None:
+def main(path: str, profile: bool, repeat: int = 1, clocks: bool = False) -> None:
     started = time.process_time()
     design = load_design(path)
     plant = editing_plant(design)  # its link index built, as the editor's is
@@ -68,7 +93,8 @@ def main(path: str, profile: bool, repeat: int = 1) -> None:
         stages.setdefault(name, []).append((time.process_time() - cpu, time.perf_counter() - wall))
         return out
 
-    profiler = cProfile.Profile() if profile else None
+    profiler = cProfile.Profile(time.process_time) if profile else None
+    spent = stage_clock.install(STAGES) if clocks else {}
     for drop in range(repeat):
         design.set_tray_points(tray_id, moved if drop % 2 == 0 else first)
         applied = pending_tray_edits(plant)
@@ -79,7 +105,8 @@ def main(path: str, profile: bool, repeat: int = 1) -> None:
         frozen = stage("freeze the copy", retray_frozen, worked, snap_design)
         if profiler is not None:
             profiler.disable()
-        stage("adopt (GUI thread)", adopt, plant, worked, applied)
+        if stage("adopt (GUI thread)", adopt, plant, worked, applied):
+            snaps.adopted()  # as the runner does: the next snapshot shares the row tables
         if profiler is not None:
             profiler.enable()
         seen, changes[:] = list(changes), []
@@ -106,6 +133,10 @@ def main(path: str, profile: bool, repeat: int = 1) -> None:
         statistics.median(c for c, _ in runs) for name, runs in stages.items() if "GUI" not in name
     )
     print(f"  worker CPU {worker * 1000:.1f} ms")
+    if spent:
+        print(f"sub-stages, CPU per drop (mean of {repeat}):")
+        for name, seconds in spent.items():
+            print(f"  {name:24s} CPU {seconds / repeat * 1000:8.1f} ms")
     if profiler is not None:
         pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
 
@@ -113,4 +144,4 @@ def main(path: str, profile: bool, repeat: int = 1) -> None:
 if __name__ == "__main__":
     args = sys.argv[1:]
     count = int(args[args.index("--repeat") + 1]) if "--repeat" in args else 1
-    main(args[0], "--cprofile" in args, count)
+    main(args[0], "--cprofile" in args, count, "--stages" in args)

@@ -67,3 +67,22 @@ def test_unique_sorted_of_dense_and_sparse_integers_is_numpys(dtype, small, spre
     values = values.astype(dtype)
     got, expected = unique_sorted(values), np.unique(values)
     assert got.dtype == expected.dtype and np.array_equal(got, expected)
+
+
+@given(
+    INTEGER_DTYPES,
+    st.lists(st.integers(-(2**7), 2**7 - 1), max_size=300),
+    st.integers(0, 4),
+)
+def test_unique_counts_is_numpys_unique_with_counts(dtype, small, spread):
+    """Dense and sparse ranges, negatives (left to numpy), every integer width: the values,
+    dtype and all, and the counts of ``np.unique(..., return_counts=True)``."""
+    from model.common.arrays import unique_counts
+
+    info = np.iinfo(dtype)
+    values = np.array(small, dtype=np.int64) * (10**spread)
+    values = np.clip(values, info.min, info.max).astype(dtype)
+    distinct, counts = unique_counts(values)
+    expected, expected_counts = np.unique(values, return_counts=True)
+    assert distinct.dtype == expected.dtype and np.array_equal(distinct, expected)
+    assert np.array_equal(counts, expected_counts)

@@ -146,11 +146,15 @@ def test_the_inputs_are_read_where_they_are_not_copied_again():
     # the row tables too (never written: copying them was most of the frozen copy's time)
     assert "index" in snap.__dict__
     assert frozen.index is snap.index and frozen.link_ids is snap.link_ids
-    # the columns the re-route wrote are the analysis's own: the live plant adopts and edits
-    # the worker's, and the analysis must not see that
+    # the columns the re-route wrote are shared with the analysis, read-only; the live plant
+    # takes their values into arrays of its own, which it edits later: the analysis must not
+    # see that
     routed = frozen.routed_m.copy()
-    assert frozen.routed_m is not worked.routed_m and not frozen.routed_m.flags.writeable
+    assert frozen.routed_m is worked.routed_m and not frozen.routed_m.flags.writeable
+    live_routed = live.routed_m
     assert adopt(live, worked, applied)
+    assert live.routed_m is live_routed and live.routed_m.flags.writeable
+    np.testing.assert_array_equal(live.routed_m, routed)
     for name in INPUT_COLUMNS:
         assert getattr(live, name) is own[name], name
         assert getattr(live, name).flags.writeable

@@ -63,3 +63,32 @@ def test_names_are_not_adopted_once_the_live_plant_named_its_own():
     assert not plant.adopt_routes(named)
     # two namings made apart never share a generation, so no count kept by route id mixes them
     assert plant.route_generation != snap.route_generation
+
+
+def test_adopted_names_are_restored_by_the_next_tray_edit():
+    """The snapshot's names come with each route's first row: the live plant's next tray edit
+    (taking no row on or off the trays) names the routes from them, without a pass over every
+    row, as a fresh plant names them."""
+    design = synthetic_hall(256)
+    plant = RoutedLinks(design)
+    snapshots = Snapshotter(design, plant)
+    snapshots.take()
+    _move_a_used_corner(design, plant)
+    _design, snap = snapshots.take()
+    assert plant.adopt_routes(snap.route_names())
+    named: list[int] = []
+    original = plant._name_routes
+
+    def counted(rows):
+        named.append(len(rows))
+        original(rows)
+
+    plant._name_routes = counted
+    tray_id = sorted({t for k in range(plant.route_count) for t, _, _ in plant.tray_spans(k)})[0]
+    (x, y), *rest = design.trays[tray_id].points
+    design.set_tray_points(tray_id, [(x + 0.05, y), *rest])  # 5 cm: every rack keeps its tray
+    assert plant.refresh()
+    keys, spans = _names(RoutedLinks(design))
+    np.testing.assert_array_equal(plant.route_keys(), keys)
+    assert [plant.tray_spans(k) for k in range(plant.route_count)] == spans
+    assert named == []

@@ -8,6 +8,7 @@ import msgspec
 import numpy as np
 import pytest
 
+from model.engine.geometry import METHOD_TRAY
 from model.engine.link_table import OUTPUT_COLUMNS
 from model.engine.routed_links import (
     NO_TRAY_PATH,
@@ -16,7 +17,7 @@ from model.engine.routed_links import (
     RoutedLinks,
 )
 from tests.benchmarks.synthetic import synthetic_hall
-from tests.model.tray_drags import corner_moved, nudged_corner
+from tests.model.tray_drags import corner_moved, nudged_corner, routed_trays
 
 
 def _assert_same_plant(live: RoutedLinks, fresh: RoutedLinks) -> None:
@@ -133,3 +134,63 @@ def test_a_drag_with_slack_settings_and_typed_or_measured_lengths_equals_a_fresh
             (live._vertical_a == pieces[0]) & (live._hop_a == pieces[1]) & (live._tray != pieces[2])
         )
     assert (tray_only & typed).any()  # the typed and measured lengths were among them
+
+
+def test_tray_edits_name_routes_from_the_names_before_unless_rows_leave_the_trays(monkeypatch):
+    """A tray edit moves no drop point: when it takes no row on or off the trays, the routes
+    are named from the names before it (no pass over every row; spans found again), else
+    afresh over every row; either way as a fresh plant names them. A tray moved out of reach
+    and back takes rows off and on the trays; the drag after it restores again."""
+    design = synthetic_hall(512)
+    live = RoutedLinks(design)
+    live.route_keys()  # named at once, as the editor's worker does
+    named: list[int] = []
+    original = live._name_routes
+
+    def counted(rows):
+        named.append(len(rows))
+        original(rows)
+
+    monkeypatch.setattr(live, "_name_routes", counted)
+    rng = random.Random(8)
+    away = max(design.trays, key=lambda t: len(design.trays[t].points))
+    restored = []
+    for drag in ("corner", "corner", "away", "back", "nudge", "nudge"):
+        on_trays = live._method == METHOD_TRAY
+        if drag == "corner":
+            corner_moved(design, live, rng)
+        elif drag == "nudge":  # 5 cm: every rack keeps its tray
+            tray_id = routed_trays(live)[0]
+            (x, y), *rest = design.trays[tray_id].points
+            design.set_tray_points(tray_id, [(x + 0.05, y), *rest])
+        else:
+            design.move_trays([away], 0.0, 40.0 if drag == "away" else -40.0)
+        live.refresh()
+        _assert_same_plant(live, RoutedLinks(design))
+        if np.array_equal(on_trays, live._method == METHOD_TRAY):
+            assert named == []  # restored, not named again
+            restored.append(drag)
+        else:
+            assert named == [len(live.link_ids)]  # every row named afresh
+        named.clear()
+    assert "away" not in restored and "back" not in restored  # rows left and joined the trays
+    assert restored[-2:] == ["nudge", "nudge"]  # restored after the naming afresh, twice
+
+
+def test_names_are_not_restored_after_a_rack_move():
+    """A rack moved between two tray edits re-keys its links' rows: the tray edit after it
+    names every route afresh (the names before it no longer hold) and equals a fresh plant."""
+    design = synthetic_hall(256)
+    live = RoutedLinks(design)
+    live.route_keys()
+    rng = random.Random(4)
+    corner_moved(design, live, rng)
+    live.refresh()
+    live.route_keys()
+    rack = sorted(design.racks)[0]
+    design.move_racks({rack: (design.racks[rack].x + 0.6, design.racks[rack].y)})
+    live.refresh()
+    corner_moved(design, live, rng)
+    live.refresh()
+    assert live._renaming is None
+    _assert_same_plant(live, RoutedLinks(design))

@@ -156,3 +156,31 @@ def test_a_chain_of_edits_reads_the_last_carrys_trees_as_arrays():
                 taken += 1
         old = new
     assert taken > 0  # the later edits read the arrays, not the lists again
+
+
+def test_intact_marks_the_subtree_under_a_changed_edge_and_a_cyclic_rows_all_but_its_source():
+    """Node 0 the source of row 0: a path 0-1-2-3 and a branch 1-4; the edge 1-2 is not kept,
+    so 2 and 3 below it are not intact. Row 1 (source 0 too) holds a cycle 2-3-2: only its
+    source stays intact. Row 2 (source 4) has node 3 unreached."""
+    from model.engine.tray_rows import _intact
+
+    pred = np.array(
+        [
+            [-1, 0, 1, 2, 1],
+            [-1, 0, 3, 2, 1],
+            [4, 0, 1, -1, -1],
+        ]
+    )
+    d_old = np.array(
+        [
+            [0.0, 1.0, 2.0, 3.0, 2.0],
+            [0.0, 1.0, 2.0, 3.0, 2.0],
+            [2.0, 1.0, 2.0, np.inf, 0.0],
+        ]
+    )
+    kept = np.ones((5, 5), dtype=bool)
+    kept[1, 2] = False  # the edge from 1 into 2 changed
+    intact = _intact(d_old, pred, kept, [0, 0, 4])
+    np.testing.assert_array_equal(intact[0], [True, True, False, False, True])
+    np.testing.assert_array_equal(intact[1], [True, False, False, False, False])
+    np.testing.assert_array_equal(intact[2], [True, True, False, False, True])
