@@ -121,22 +121,24 @@ def segment_columns(design, plant, codes: Codes, layout=None) -> dict[str, list]
     return None if out is None else {name: out.full(name) for name in SCHEDULE_COLUMNS}
 
 
-def segment_cells(design, plant, codes: Codes, layout=None) -> CodedOut | None:
-    """The columns of :func:`segment_columns` as :class:`CodedOut` (coded cells), or None."""
+def segment_cells(design, plant, codes: Codes, layout=None, forget=None) -> CodedOut | None:
+    """The columns of :func:`segment_columns` as :class:`CodedOut` (coded cells), or None.
+    ``forget(name)``: the link table lets go of a column it keeps (its labels, once the
+    channels are ordered and the direct rows made: ~35 MB at zoned XL, at the peak)."""
     if not uses_structured(design):
         return None
     if layout is None:
         layout = structured_layout(plant)
     if not layout.channels.structured:
         return None
-    return _Segments(design, layout, codes).columns()
+    return _Segments(design, layout, codes, forget).columns()
 
 
 class _Segments:
     """The per-segment schedule of one layout, made column by column (see the module docstring)."""
 
-    def __init__(self, design, layout, codes: Codes) -> None:
-        self.design, self.layout = design, layout
+    def __init__(self, design, layout, codes: Codes, forget=None) -> None:
+        self.design, self.layout, self.forget = design, layout, forget
         # Columns are read as (values, code per row) (ScheduleTable.codes): the link table
         # then never makes the per-row lists of the columns every paneled row replaces.
         self.codes = codes
@@ -240,6 +242,8 @@ class _Segments:
         if len(direct_rows):
             for name in SCHEDULE_COLUMNS:
                 out.put(name, start[direct_rows], _gathered(self.codes, name, direct_rows))
+        if self.forget is not None:  # the link labels: read for the order and direct rows only
+            self.forget("label")
         # Where each segment goes: its place in its link's block, counted from the B end
         # when the schedule turned the link round.
         p_start, p_size = start[paneled], size[paneled]
