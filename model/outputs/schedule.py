@@ -138,6 +138,10 @@ class ScheduleTable:
             values = self.columns[name]
         return values, np.arange(len(values), dtype=np.int64)
 
+    def forget(self, name: str) -> None:
+        """Let go of column ``name``'s values when the table keeps them for a later reader (a
+        table made by :func:`schedule_table` does); it is made again if asked for."""
+
     def rows(self) -> list[ScheduleRow]:
         names = SCHEDULE_COLUMNS
         return [ScheduleRow(**dict(zip(names, values, strict=True))) for values in self.tuples()]
@@ -209,7 +213,7 @@ def schedule_table(
     # The layout the plant's items were counted from: built once per schedule; the segments
     # are made column by column from the link rows' columns, as codes: the writers take them
     # as coded runs, and the per-row lists are made only when asked for.
-    cells = segment_cells(design, plant, table.codes, phys.structured)
+    cells = segment_cells(design, plant, table.codes, phys.structured, table.forget)
     if cells is None:
         return table
     full = {name: cells.full for name in SCHEDULE_COLUMNS}
@@ -246,6 +250,7 @@ def _link_table(
         columns.coded_columns if only is None else None,
         len(kept.ids),
         columns.unordered,
+        columns.forget,
     )
 
 
@@ -358,6 +363,11 @@ class _LinkColumns:
         }
         return per_device[field_name], self.fo if end == "a_" else self.so
 
+    def forget(self, name: str) -> None:
+        """Drop column ``name``'s cached values and codes (made again when asked for)."""
+        self._texts.pop(name, None)
+        self._codes.pop(name, None)
+
     def text(self, name: str) -> list:
         """Column ``name`` as one value per row."""
         got = self._texts.get(name)
@@ -423,7 +433,8 @@ class _LazyTable(ScheduleTable):
     structured design's schedule, whose segment rows are made from codes, never codes the
     link rows it replaces (~0.5 s of CPU at zoned XL)."""
 
-    def __init__(self, make, codes_of, make_coded, length: int, unordered) -> None:
+    def __init__(self, make, codes_of, make_coded, length: int, unordered, forget=None) -> None:
+        self._forget = forget
         self._make = make
         self._made: tuple[dict[str, list], list[str], list[str]] | None = None
         self._codes_of = codes_of
@@ -456,6 +467,10 @@ class _LazyTable(ScheduleTable):
 
     def unordered_count(self) -> int:
         return self._unordered()
+
+    def forget(self, name: str) -> None:
+        if self._forget is not None:
+            self._forget(name)
 
     def codes(self, name: str) -> tuple[Sequence, np.ndarray]:
         return self._codes_of(name)

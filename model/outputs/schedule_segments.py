@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import repeat
+from operator import eq
 
 import numpy as np
 
@@ -120,22 +121,24 @@ def segment_columns(design, plant, codes: Codes, layout=None) -> dict[str, list]
     return None if out is None else {name: out.full(name) for name in SCHEDULE_COLUMNS}
 
 
-def segment_cells(design, plant, codes: Codes, layout=None) -> CodedOut | None:
-    """The columns of :func:`segment_columns` as :class:`CodedOut` (coded cells), or None."""
+def segment_cells(design, plant, codes: Codes, layout=None, forget=None) -> CodedOut | None:
+    """The columns of :func:`segment_columns` as :class:`CodedOut` (coded cells), or None.
+    ``forget(name)``: the link table lets go of a column it keeps (its labels, once the
+    channels are ordered and the direct rows made: ~35 MB at zoned XL, at the peak)."""
     if not uses_structured(design):
         return None
     if layout is None:
         layout = structured_layout(plant)
     if not layout.channels.structured:
         return None
-    return _Segments(design, layout, codes).columns()
+    return _Segments(design, layout, codes, forget).columns()
 
 
 class _Segments:
     """The per-segment schedule of one layout, made column by column (see the module docstring)."""
 
-    def __init__(self, design, layout, codes: Codes) -> None:
-        self.design, self.layout = design, layout
+    def __init__(self, design, layout, codes: Codes, forget=None) -> None:
+        self.design, self.layout, self.forget = design, layout, forget
         # Columns are read as (values, code per row) (ScheduleTable.codes): the link table
         # then never makes the per-row lists of the columns every paneled row replaces.
         self.codes = codes
@@ -167,18 +170,12 @@ class _Segments:
         shapes = np.full(len(middles), -1, dtype=np.int64)
         shapes[: len(channels.middles)] = channels.leg_shape
         self.mids = Middles(design, self.trunks, middles, shapes)
-        # Step 1: ports, the channels in the order of their schedule labels (ties by id).
-        label_of = dict(zip(self.link_ids, codes("label")[0], strict=True))
-        keys = list(row_of)
-        labels: list[str] = [label or "" for label in map(label_of.get, keys)]
-        if len(set(labels)) == len(labels):  # no tie (the schedule's labels are unique)
-            by_label = sorted(range(n_rows), key=labels.__getitem__)
-            order_rows = np.fromiter(row_of.values(), np.int64, n_rows)[by_label]
-        else:
-            ordered = sorted(row_of)
-            labels = [label or "" for label in map(label_of.get, ordered)]
-            ordered = [ordered[i] for i in sorted(range(n_rows), key=labels.__getitem__)]
-            order_rows = np.fromiter(map(row_of.__getitem__, ordered), np.int64, n_rows)
+        # Per row of the link table: its channel row (-1: a link that stays direct).
+        n = len(self.link_ids)
+        self.channel_of = np.fromiter(
+            map(row_of.get, self.link_ids, repeat(-1, n)), dtype=np.int64, count=n
+        )
+        order_rows = self._label_order(row_of, n_rows, codes("label"))
         ordered_copies = self.copies[order_rows]
         self.ports, self.unit_middle = number_ports(
             self.mids, self.middle[order_rows], ordered_copies
@@ -186,15 +183,43 @@ class _Segments:
         self.unit_start = np.empty(n_rows, dtype=np.int64)
         self.unit_start[order_rows] = np.cumsum(ordered_copies) - ordered_copies
         self.trunk_a, self.trunk_b = trunk_end_ports(self.mids, self.unit_middle, self.ports)
+        self.mids.numbered()
+
+    def _label_order(
+        self, row_of: dict[str, int], n_rows: int, labels: tuple[Sequence, np.ndarray]
+    ):
+        """Step 1's order: the channel rows by their links' schedule labels (``labels``: the
+        link table's column as values and codes), ties by link id. Each channel's label is
+        gathered through its link-table row (a dict of the 393k labels of a zoned XL hall and
+        a set of them were ~40 MB at the start of the schedule's peak), and the labels are
+        sorted by id first only when two are the same (the schedule's labels are unique)."""
+        n = len(self.channel_of)
+        listed = np.flatnonzero(self.channel_of >= 0)
+        table_row = np.full(n_rows, n, dtype=np.int64)  # n: no row (a label "")
+        table_row[self.channel_of[listed]] = listed
+        values, codes = labels
+        cells = np.empty(n + 1, dtype=object)
+        cells[:n], cells[n] = objects(values, len(values))[codes], ""
+
+        def labels_of(rows: np.ndarray) -> list[str]:
+            return [label or "" for label in cells[table_row[rows]].tolist()]
+
+        rows = np.fromiter(row_of.values(), np.int64, n_rows)
+        texts = labels_of(rows)
+        by_label = sorted(range(n_rows), key=texts.__getitem__)
+        in_order = list(map(texts.__getitem__, by_label))
+        if any(map(eq, in_order[1:], in_order[:-1])):  # a tie: by id, then (stable) label
+            rows = np.fromiter(map(row_of.__getitem__, sorted(row_of)), np.int64, n_rows)
+            texts = labels_of(rows)
+            by_label = sorted(range(n_rows), key=texts.__getitem__)
+        return rows[by_label]
 
     def columns(self) -> CodedOut:
         """Step 2: the rows, in the schedule's order (a paneled link's A-end cords, the trunks
         it lists first, its B-end cords; from its B end when the schedule turned it round)."""
         design = self.design
-        link_col = self.link_ids
-        row_of = self.layout.channels.structured
-        n = len(link_col)
-        channel = np.fromiter(map(row_of.get, link_col, repeat(-1, n)), dtype=np.int64, count=n)
+        n = len(self.link_ids)
+        channel = self.channel_of
         paneled = np.flatnonzero(channel >= 0)
         channel = channel[paneled]
         self.paneled_columns = cells = _Cells(self.codes, paneled)
@@ -217,6 +242,8 @@ class _Segments:
         if len(direct_rows):
             for name in SCHEDULE_COLUMNS:
                 out.put(name, start[direct_rows], _gathered(self.codes, name, direct_rows))
+        if self.forget is not None:  # the link labels: read for the order and direct rows only
+            self.forget("label")
         # Where each segment goes: its place in its link's block, counted from the B end
         # when the schedule turned the link round.
         p_start, p_size = start[paneled], size[paneled]
@@ -225,12 +252,13 @@ class _Segments:
             last = p_size[rows] - 1
             return p_start[rows] + np.where(swapped[rows], last - offset, offset)
 
-        ends = _device_ends(cells, swapped)
         for side in "ab":
             row = np.repeat(np.arange(len(paneled)), copies)
             k = np.arange(len(row)) - np.repeat(np.cumsum(copies) - copies, copies)
             offset = k if side == "a" else copies[row] + n_listed[row] + k
-            self._cords(out, place(row, offset), side, row, k, channel, ends[side], swapped)
+            ends = _device_end(cells, swapped, side)
+            self._cords(out, place(row, offset), side, row, k, channel, ends, swapped)
+            del ends  # not held while the other end's cords are made
         rank = np.arange(len(listed_row)) - np.searchsorted(listed_row, listed_row)
         at = place(listed_row, copies[listed_row] + rank)
         self._trunks(out, at, channel, swapped, listed_at, listed_row, listed_n)
@@ -266,7 +294,7 @@ class _Segments:
         names = self._point_names()
         port_text = texts(port)
         front = (
-            names[2].cells()[point] + ":" + port_text.cells(),
+            _joined(names[2].cells()[point], ":", port_text.cells()),
             names[0][point],
             names[1][point],
             names[2][point],
@@ -415,21 +443,20 @@ def _gathered(codes_of: Codes, name: str, rows: np.ndarray):
     return from_codes(values, codes[rows])
 
 
-def _device_ends(cells: _Cells, swapped: np.ndarray) -> dict[str, tuple]:
-    """Per end of the paneled rows' links ("a": the link's A end), its fields (label, rack,
-    U, name, port, cage, module): the schedule row's end, its B end where the schedule turned
-    the link round. The label is ``{rack}-U{u}-{port}``, made once per distinct end; the
-    label and cage are object arrays, the others :class:`Coded`."""
-    row_end = {}
-    for e in "ab":
-        rack, u, port = cells[f"{e}_rack"], cells[f"{e}_u"], cells[f"{e}_port"]
-        fields = (_end_labels(rack, u, port), rack, u, cells[f"{e}_device"], port)
-        row_end[e] = (*fields, cells[f"{e}_cage"], cells[f"{e}_module"])
-    a, b = row_end["a"], row_end["b"]
-    return {
-        "a": tuple(pick(swapped, x, y) for x, y in zip(a, b, strict=True)),
-        "b": tuple(pick(swapped, y, x) for x, y in zip(a, b, strict=True)),
-    }
+def _device_end(cells: _Cells, swapped: np.ndarray, side: str) -> tuple:
+    """The fields (label, rack, U, name, port, cage, module) of one end of the paneled rows'
+    links (``side`` "a": the link's A end): the schedule row's end, its other end where the
+    schedule turned the link round. The label is ``{rack}-U{u}-{port}``, made once per
+    distinct rack and U (:func:`_end_labels`) and only for this end: made for both ends at
+    once, the other's ~0.4 M texts were held through this one's cords (~25 MB at zoned XL,
+    at the schedule's peak). The label and cage are object arrays, the others
+    :class:`Coded`."""
+    x, y = ("a", "b") if side == "a" else ("b", "a")
+    rack, u, device, port, cage, module = (
+        pick(swapped, cells[f"{x}_{k}"], cells[f"{y}_{k}"])
+        for k in ("rack", "u", "device", "port", "cage", "module")
+    )
+    return (_end_labels(rack, u, port), rack, u, device, port, cage, module)
 
 
 def _end_labels(rack: Coded, u: Coded, port: Coded) -> np.ndarray:
@@ -451,9 +478,7 @@ def _fill(out, at: np.ndarray, values: dict, pre_a: tuple, pre_b: tuple, turned)
     ``SCHEDULE_COLUMNS`` order): ``values`` (column -> cells), their ends ``pre_a`` to
     ``pre_b`` (label, rack, U, name, port, cage, module), from ``pre_b`` where ``turned``
     (the schedule lists the link from its B end), labelled A end to B end."""
-    end_a = [pick(turned, x, y) for x, y in zip(pre_a, pre_b, strict=True)]
-    end_b = [pick(turned, y, x) for x, y in zip(pre_a, pre_b, strict=True)]
-    label = end_a[0] + " to " + end_b[0]
+    label = _joined(pick(turned, pre_a[0], pre_b[0]), " to ", pick(turned, pre_b[0], pre_a[0]))
     # Turned round, a row whose A end's label makes a " to " before its own (one holding a
     # space: "go to", "x to y") is split where the row's label splits first.
     at_turned = np.flatnonzero(turned)
@@ -463,16 +488,31 @@ def _fill(out, at: np.ndarray, values: dict, pre_a: tuple, pre_b: tuple, turned)
         if f"{a} to ".find(" to ") != len(a):
             a_label, _, b_label = f"{a} to {pre_b[0][i]}".partition(" to ")
             label[i] = f"{b_label} to {a_label}"
-    values = {**values, "label": label}
-    for name, a, b in zip(_END + ("cage", "module"), end_a[1:], end_b[1:], strict=True):
-        values[f"a_{name}"], values[f"b_{name}"] = a, b
-    if isinstance(out, CodedOut):
-        for name in SCHEDULE_COLUMNS:
-            out.put(name, at, values[name])
-        return
-    for j, name in enumerate(SCHEDULE_COLUMNS):
-        cells = values[name]
-        out[j][at] = cells.cells() if isinstance(cells, Coded) else cells
+    column = {name: j for j, name in enumerate(SCHEDULE_COLUMNS)}
+
+    def put(name: str, cells) -> None:
+        if isinstance(out, CodedOut):
+            out.put(name, at, cells)
+        else:
+            out[column[name]][at] = cells.cells() if isinstance(cells, Coded) else cells
+
+    assert len(values) + 1 + 2 * len(pre_a[1:]) == len(SCHEDULE_COLUMNS)
+    for name, cells in {**values, "label": label}.items():
+        put(name, cells)
+    # Each end's field picked as it is put: the 14 picked columns held at once were ~40 MB
+    # of codes per ~0.4 M cords at zoned XL, at the schedule's peak.
+    for name, a, b in zip(_END + ("cage", "module"), pre_a[1:], pre_b[1:], strict=True):
+        put(f"a_{name}", pick(turned, a, b))
+        put(f"b_{name}", pick(turned, b, a))
+
+
+def _joined(first: np.ndarray, separator: str, second: np.ndarray) -> np.ndarray:
+    """``first + separator + second`` (object arrays of text), each cell joined once: the
+    sum of object arrays makes a text per row of ``first + separator`` first (~30 MB of
+    texts made and dropped per ~0.4 M cords at zoned XL, at the schedule's peak)."""
+    return objects(
+        map(separator.join, zip(first.tolist(), second.tolist(), strict=True)), len(first)
+    )
 
 
 def _rounded_coded(values: list) -> Coded:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 from collections import defaultdict
+from itertools import repeat
 
 import numpy as np
 
@@ -187,22 +188,23 @@ def _trunk_leg_cables(
     )
     a_side = (name_obj[na], a_kind.astype(object), a_obj[rear_a])
     b_side = (name_obj[nb], np.full(n_rows, "dcim.rearport", dtype=object), b_obj[rear_b])
-    first_side = [np.where(swap, b, a).tolist() for a, b in zip(a_side, b_side, strict=True)]
-    other_side = [np.where(swap, a, b).tolist() for a, b in zip(a_side, b_side, strict=True)]
+    # Each column made as it is added (and dropped): 14 columns of ~0.8 M cells made first
+    # and then added were ~90 MB more at the peak of a zoned XL export.
     columns = (
-        [site] * n_rows,
-        *first_side,
-        [site] * n_rows,
-        *other_side,
-        objects(cable_type, len(cable_type))[leg_of].tolist(),
-        ["planned"] * n_rows,
-        objects(labels, len(labels))[code].tolist(),
-        length_of.tolist(),
-        np.where(one, "m", "").astype(object).tolist(),
-        description,
+        lambda: repeat(site, n_rows),
+        *(lambda j=j: np.where(swap, b_side[j], a_side[j]) for j in range(3)),
+        lambda: repeat(site, n_rows),
+        *(lambda j=j: np.where(swap, a_side[j], b_side[j]) for j in range(3)),
+        lambda: objects(cable_type, len(cable_type))[leg_of],
+        lambda: repeat("planned", n_rows),
+        lambda: objects(labels, len(labels))[code],
+        lambda: length_of,
+        lambda: np.where(one, "m", "").astype(object),
+        lambda: description,
     )
     for column, cells in zip(out.cable_columns, columns, strict=True):
-        column += cells
+        made = cells()
+        column += made.tolist() if isinstance(made, np.ndarray) else made
 
 
 def _trunk_labels(

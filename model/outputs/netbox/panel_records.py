@@ -76,28 +76,31 @@ def free_name(name: str, taken: set[str]) -> str:
 
 
 class LinkFacts:
-    """Labels once per link (a zoned XL hall asks ~1.3 M times); the plant, whose medium
-    column gives the cables' types."""
+    """Labels per link (a zoned XL hall asks ~1.3 M times): the schedule's, read from its
+    dict, and the few others made once; the plant, whose medium column gives the cables' types."""
 
     def __init__(self, design, plant, labels) -> None:
         self.design, self.plant, self.labels = design, plant, labels
+        # Only the labels the schedule has not (a copy of the schedule's 393k was ~20 MB at
+        # the peak of a zoned XL export).
         self._label: dict[str, str] = {}
         # (links, their medium rows) once the cords looked them up: the legs' first links are
         # often the same list (a leg per link).
         self.media_rows: tuple[list[str], np.ndarray] | None = None
 
     def labels_of(self, link_ids: list[str]) -> list[str]:
-        """:meth:`label` of each link, those known already gathered in C."""
-        got = list(map(self._label.get, link_ids))
-        if None in got:
-            return list(map(self.label, link_ids))
+        """:meth:`label` of each link, those the schedule has gathered in C."""
+        got = list(map(self.labels.get, link_ids))
+        for k in [k for k, label in enumerate(got) if not label]:
+            got[k] = self.label(link_ids[k])
         return cast("list[str]", got)
 
     def label(self, link_id: str) -> str:
         """The schedule's label of the link, else its own, else its id."""
+        got = self.labels.get(link_id)
+        if got:
+            return got
         got = self._label.get(link_id)
         if got is None:
-            got = self._label[link_id] = (
-                self.labels.get(link_id) or self.design.links[link_id].label or link_id
-            )
+            got = self._label[link_id] = self.design.links[link_id].label or link_id
         return got
