@@ -75,6 +75,9 @@ class ForkedCall(Generic[T]):
         self._pid: int | None = None
         self._read_fd = -1
         self.forked = False  # whether a child runs it (for tests and the benchmark's notes)
+        # whether result() gave the child's value, not a rerun here after the child failed
+        # (a test of a forking command asserts it: the rerun would hide a child that never works)
+        self.from_child = False
         if fork and can_fork():
             self._start()
 
@@ -116,6 +119,7 @@ class ForkedCall(Generic[T]):
             return self._fn()
         _exited.append(pid)
         _reap()
+        self.from_child = True
         return value
 
     def cancel(self) -> None:
