@@ -150,15 +150,19 @@ def cage_reasons(plant: LinkTable, link_id: str) -> tuple[str, str]:
         np.concatenate([view.cage_a[rows], view.cage_b[rows]]), return_inverse=True
     )
     ia, ib = inv[:n], inv[n:]
-    shape, *_ = component_shapes(np.zeros(n, dtype=np.int64), ia, ib, len(nodes))
-    labels = cage_labels(plant, view.dev_ids, nodes)
     k = int(np.flatnonzero(rows == r)[0])
+    # Only the link's two cages are worded (a label depends on its own cage alone), and the
+    # component's shape is found only for the one plug sentence that names it: the inspector,
+    # tooltips and links table ask this per link, and a leaf's component holds hundreds of
+    # cages (labelling them all was ~45 % of a call).
+    labels = cage_labels(plant, view.dev_ids, nodes[[ia[k], ib[k]]])
     out = []
-    for mine, spec in ((int(ia[k]), int(view.spec_a[r])), (int(ib[k]), int(view.spec_b[r]))):
-        far = {int(b) for a, b in zip(ia.tolist(), ib.tolist(), strict=True) if a == mine} | {
-            int(a) for a, b in zip(ia.tolist(), ib.tolist(), strict=True) if b == mine
-        }
-        ports = int(np.sum(ia == mine) + np.sum(ib == mine))
+    for end, (mine, spec) in enumerate(
+        ((int(ia[k]), int(view.spec_a[r])), (int(ib[k]), int(view.spec_b[r])))
+    ):
+        at_a, at_b = ia == mine, ib == mine
+        far = np.unique(np.concatenate([ib[at_a], ia[at_b]]))
+        ports = int(np.count_nonzero(at_a) + np.count_nonzero(at_b))
         where = (
             f"ports go to {len(far)} different far cages"
             if len(far) > 1
@@ -181,6 +185,7 @@ def cage_reasons(plant: LinkTable, link_id: str) -> tuple[str, str]:
                 else ""
             )
         else:
+            shape, *_ = component_shapes(np.zeros(n, dtype=np.int64), ia, ib, len(nodes))
             plug = f"one end of a {SHAPE_NAMES[int(shape[0])]} {medium.name}"
-        out.append(f"cage {labels[nodes.tolist().index(int(nodes[mine]))]}: {where} → {plug}")
+        out.append(f"cage {labels[end]}: {where} → {plug}")
     return out[0], out[1]

@@ -72,14 +72,19 @@ def explain_lengths(
     # are object arrays added element by element in C, each length worded by length_words (a
     # string per link, formatted in Python, was ~0.25 s of ``routes`` at XL with every network).
     why = _WHY[policy]
+    b = np.where(binding < 0, len(media), binding)
+    # Worded only for the candidates that bind some length (one sentence a call when a link
+    # is explained on its own: the inspector, tooltips, links table), not for every medium.
     middle = np.empty(len(media) + 1, dtype=object)
-    middle[:] = [
-        f" > {_lengths(c.reach_m)} {KIND_LABEL[c.kind]} reach {at} → {KIND_LABEL[m.kind]} "
-        for c in media
-    ] + [f" ≤ {_lengths(m.reach_m)} {label} reach {at} → {KIND_LABEL[m.kind]} "]
+    for k in np.unique(b).tolist():
+        middle[k] = (
+            f" > {_lengths(media[k].reach_m)} {KIND_LABEL[media[k].kind]} reach {at} → "
+            f"{KIND_LABEL[m.kind]} "
+            if k < len(media)
+            else f" ≤ {_lengths(m.reach_m)} {label} reach {at} → {KIND_LABEL[m.kind]} "
+        )
     tail = np.full(len(media) + 1, "", dtype=object)
     tail[-1] = f" ({why})"
-    b = np.where(binding < 0, len(media), binding)
     words = length_words(lengths_m) + middle[b] + length_words(ordered) + tail[b]
     return words.tolist()
 

@@ -49,6 +49,27 @@ def test_a_design_built_in_a_test_is_not_settled(tmp_path):
     assert gc.get_freeze_count() == 0
 
 
+@pytest.fixture(scope="module")
+def frozen_after_a_module_fixture_built_a_design(tmp_path_factory) -> int:
+    """A module fixture is set up before the test's own fixtures (design_settling's)."""
+    import gc
+
+    from model.files.design_file import read_design_bytes, save_design
+    from tests.builders import small_pod
+
+    path = tmp_path_factory.mktemp("module") / "pod.hall.json"
+    save_design(small_pod(), path)
+    gc.unfreeze()
+    read_design_bytes(path.read_bytes(), "pod.hall.json")
+    return gc.get_freeze_count()
+
+
+def test_a_design_built_by_a_module_fixture_is_not_settled(
+    frozen_after_a_module_fixture_built_a_design,
+):
+    assert frozen_after_a_module_fixture_built_a_design == 0
+
+
 @pytest.mark.real_gc_settle
 def test_a_test_marked_real_gc_settle_gets_the_policy(tmp_path):
     import gc
