@@ -280,6 +280,8 @@ class TrunkLayer(QObject):
         (:meth:`RoutedLinks.plan_points_of`: ~7k at zoned XL, ~1 s CPU one by one); a link the
         plant cannot draw takes the scene's own fallback."""
         scene = self.scene
+        if not link_ids:  # without the plant's index, asking for none scans every link id
+            return {}
         try:
             found = dict(zip(link_ids, scene.plant.plan_points_of(link_ids), strict=True))
         except Exception:  # noqa: BLE001 - as link_points: a link the plant does not know (yet)
