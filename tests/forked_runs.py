@@ -18,16 +18,16 @@ ROOT = Path(__file__).resolve().parents[1]
 needs_two_cores = pytest.mark.skipif(usable_cores() < 2, reason="forks only with two cores")
 
 # Prepended to a test's code: ``made`` gets each ForkedCall's ``forked`` as it is made,
-# ``calls`` the ForkedCalls themselves (``from_child`` once their result was asked for).
+# ``recorded_calls`` the ForkedCalls themselves (``from_child`` once their result was asked for).
 _RECORD_FORKS = (
     "from model.runtime import forked_call\n"
     "made = []\n"
-    "calls = []\n"
+    "recorded_calls = []\n"
     "class Recorded(forked_call.ForkedCall):\n"
     "    def __init__(self, fn, fork):\n"
     "        super().__init__(fn, fork)\n"
     "        made.append(self.forked)\n"
-    "        calls.append(self)\n"
+    "        recorded_calls.append(self)\n"
     "forked_call.ForkedCall = Recorded\n"
 )
 

@@ -34,7 +34,7 @@ def test_main_py_s_forked_routes_report_is_the_in_process_one(tmp_path):
         "sys.stdout = sys.__stdout__\n"
         "print('exit', code)\n"
         "print('forked', made)\n"
-        "print('from child', [c.from_child for c in calls])\n"
+        "print('from child', [c.from_child for c in recorded_calls])\n"
     )
     # the findings came from the child: ForkedCall reruns them here when the child fails, which
     # gives the same text, so only this line tells a child that never works

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import functools
 from collections import defaultdict
+from collections.abc import Callable
 from itertools import repeat
+from typing import Any
 
 import numpy as np
 
@@ -190,7 +192,7 @@ def _trunk_leg_cables(
     b_side = (name_obj[nb], np.full(n_rows, "dcim.rearport", dtype=object), b_obj[rear_b])
     # Each column made as it is added (and dropped): 14 columns of ~0.8 M cells made first
     # and then added were ~90 MB more at the peak of a zoned XL export.
-    columns = (
+    columns: tuple[Callable[[], Any], ...] = (
         lambda: repeat(site, n_rows),
         *(lambda j=j: np.where(swap, b_side[j], a_side[j]) for j in range(3)),
         lambda: repeat(site, n_rows),
