@@ -34,7 +34,7 @@ from model.analysis.link_media import link_media
 from model.analysis.min_cut import MinCut, cut_json
 from model.analysis.nic_modes import nic_mode_findings
 from model.analysis.optics import modules_by_kind, optics_by_tier, optics_figures, strategy_findings
-from model.analysis.optics_plugs import CageEnds, kept_ends
+from model.analysis.optics_plugs import PlugTally, kept_tally
 from model.analysis.reliability import forecast, hall_counts
 from model.analysis.report import Report
 from model.analysis.topology import (
@@ -135,7 +135,7 @@ class Analyzer:
         self._scale_up: list[Finding] | None = None
         self._nic_modes = None  # (topology, NIC_MODE_UNSUPPORTED findings) of that topology
         self._optics_kept = None  # (topology, part tables, media, optics per tier)
-        self._cage_ends: CageEnds | None = None  # sorted once while the cages stand
+        self._plugs: PlugTally | None = None  # each cage's plug, kept while the cages stand
         self._trays = TrayFill()
         self._rack_power = None  # (device figures, plug power dicts, (typical, max) per rack)
         self._plant_cache = PlantCache()  # the cage graph, reused while no link changes cages
@@ -534,8 +534,8 @@ class Analyzer:
             and np.array_equal(kept[2], medium)
         ):
             return kept[3]
-        self._cage_ends = kept_ends(self._cage_ends, plant)  # a tray edit keeps every cage
-        tiers = optics_by_tier(design, plant, self._cage_ends)
+        self._plugs = kept_tally(self._plugs, plant)  # a tray edit: the changed media's cages
+        tiers = optics_by_tier(design, plant, tally=self._plugs)
         self._optics_kept = (topo, parts, medium.copy(), tiers)
         return tiers
 

@@ -22,7 +22,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from model.analysis.optics_plugs import CageEnds, plug_counts
+from model.analysis.optics_plugs import CageEnds, PlugTally, plug_counts
 from model.analysis.reliability import lasers_per_port
 from model.common.findings import Finding
 from model.engine.cages import cage_view
@@ -52,15 +52,22 @@ def tier_strategy(design) -> dict[str, str]:
     return out
 
 
-def optics_by_tier(design, plant, ends: CageEnds | None = None) -> dict[str, dict]:
+def optics_by_tier(
+    design, plant, ends: CageEnds | None = None, tally: PlugTally | None = None
+) -> dict[str, dict]:
     """Per tier (device role): module counts by optics kind, co-packaged ports, laser sources,
     and their watts (typical, max), lasers and price. ``ends``: the plant's cage ends sorted
-    once and kept by the caller (:class:`~model.analysis.optics_plugs.CageEnds`)."""
+    once and kept by the caller (:class:`~model.analysis.optics_plugs.CageEnds`); ``tally``:
+    the plugs counted before, kept by the caller and following the plant's cages
+    (:class:`~model.analysis.optics_plugs.PlugTally`), updated for the media changed since."""
     out: dict[str, dict] = defaultdict(_empty_tier)
     roles = {d.id: d.role for d in design.devices.values()}
     if plant is not None and len(plant.link_ids):
         view = cage_view(plant)
-        codes, counts = plug_counts(view, plant.medium_index, ends)
+        if tally is not None:
+            codes, counts = tally.counts(view, plant.medium_index)
+        else:
+            codes, counts = plug_counts(view, plant.medium_index, ends)
         _add_plugs(out, view, codes, counts, roles)
     catalog = design.catalog
     for device in design.devices.values():
