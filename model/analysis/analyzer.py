@@ -26,7 +26,12 @@ from model.analysis.allreduce import collective_figures
 from model.analysis.bandwidth import Bandwidth, bandwidth
 from model.analysis.bisection import Bisection
 from model.analysis.collectives import Collectives
-from model.analysis.devices import DeviceFigures, device_figures, rack_power, switches_off_the_tiers
+from model.analysis.devices import (
+    DeviceFigures,
+    RackPowerSums,
+    device_figures,
+    switches_off_the_tiers,
+)
 from model.analysis.entry_checks import entry_findings
 from model.analysis.fabrics import fabric_figures, fabric_shapes
 from model.analysis.hops import Hops, server_hops
@@ -128,16 +133,14 @@ class Analyzer:
         self._dev_findings: list[Finding] = []
         self._entry_findings: list = []
         self._placement: list[Finding] = []
-        self._clashes: list[Clash] | None = (
-            None  # the placement findings' clashes (model.design.rack_clashes)
-        )
+        self._clashes: list[Clash] | None = None  # placement findings' (design.rack_clashes)
         self._moved_racks: set[str] | None = set()  # since them; None: redo every rack
         self._scale_up: list[Finding] | None = None
         self._nic_modes = None  # (topology, NIC_MODE_UNSUPPORTED findings) of that topology
         self._optics_kept = None  # (topology, part tables, media, optics per tier)
         self._plugs: PlugTally | None = None  # each cage's plug, kept while the cages stand
         self._trays = TrayFill()
-        self._rack_power = None  # (device figures, plug power dicts, (typical, max) per rack)
+        self._rack_power = RackPowerSums()  # (typical, max) per rack, kept while plugs stand
         self._plant_cache = PlantCache()  # the cage graph, reused while no link changes cages
         self.given_phys = None  # analyze()'s caller's physical plant of ``plant``, if any
         self.given_topology = None  # analyze()'s caller's topology of the design, if any
@@ -479,20 +482,10 @@ class Analyzer:
         return build_plant(self.plant, fabric_rows=fabric_rows, cache=self._plant_cache)
 
     def _rack_power_of(self, phys):
-        """Typical and maximum power per rack. The plant cache hands back the same dicts when
-        no plug changed (a rack move that keeps every medium): the per-rack sums of 20k
-        devices are then the previous ones."""
+        """Typical and maximum power per rack (the previous sums while the plant cache hands
+        back the same plug dicts: no plug changed)."""
         plugs = (phys.device_power_w, phys.device_power_w_max) if phys else (None, None)
-        cached = self._rack_power
-        if (
-            cached is not None
-            and cached[0] is self._dev
-            and all(a is b for a, b in zip(cached[1], plugs, strict=True))
-        ):
-            return cached[2]
-        typ, mx = rack_power(self.design, self._dev, *plugs)
-        self._rack_power = (self._dev, plugs, (typ, mx))
-        return typ, mx
+        return self._rack_power.of(self.design, self._dev, *plugs)
 
     def _findings(self, topo, bw, phys, typ, mx, fill) -> list:
         """Every finding of the report but the structured channels', unsorted."""
