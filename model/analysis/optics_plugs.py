@@ -110,6 +110,7 @@ class PlugTally:
         self.medium = np.array(medium, dtype=np.int64)
         self.plug = self._plugs(view, self.medium, np.arange(len(ends.starts)))
         self.kept_codes, self.kept_counts = np.unique(self.plug[self.plug >= 0], return_counts=True)
+        self.roles: tuple | None = None  # the optics' role per device row (optics._role_rows)
 
     def counts(self, view, medium: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """:func:`plug_counts` of ``view`` with ``medium`` (the cages and tables counted

@@ -166,6 +166,27 @@ def test_a_kept_tally_updated_by_changed_media_equals_a_full_count(make):
     plant.close()
 
 
+def test_the_roles_kept_on_a_tally_follow_a_device_edit():
+    """The role per device row kept on the tally is read again when a device record is
+    replaced (a role edited): the tiers equal a count without a tally, before and after."""
+    design = synthetic_hall(512)
+    plant = RoutedLinks(design)
+    tally = kept_tally(None, plant)
+    before = optics_by_tier(design, plant, tally=tally)
+    assert before == optics_by_tier(design, plant)
+    assert tally.roles is not None
+    kept = tally.roles
+    assert optics_by_tier(design, plant, tally=tally) == optics_by_tier(design, plant)
+    assert tally.roles is kept  # nothing edited: kept
+    leaf = next(d for d in design.devices.values() if d.role == "leaf")
+    design.update_devices([msgspec.structs.replace(leaf, role="spine")])
+    plant.refresh()
+    after = optics_by_tier(design, plant, tally=kept_tally(tally, plant))
+    assert after == optics_by_tier(design, plant)
+    assert after["leaf"] != before["leaf"]  # the edit changed the figures the roles sort
+    plant.close()
+
+
 def test_an_analyzer_on_a_live_plant_sees_a_device_retyped_in_place():
     """A live plant rewrites its cage columns in place when a device's type changes: the
     analysis kept on it counts the new switch's modules, as a fresh analysis does (it kept
