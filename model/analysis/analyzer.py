@@ -148,12 +148,11 @@ class Analyzer:
         self._rows_generation: tuple = (None, None)  # plant route_generation, link_ids read at
         self._links_by_tier: dict[str, int] = {}
         self._switches_by_tier: dict[str, int] = {}  # of the topology, in tier order
-        self._tier_codes: tuple | None = (
-            None  # ((topology, plant rows, row count, first names), codes)
-        )
+        self._tier_codes: tuple | None = None  # ((topology, rows, row count, names), codes)
         # fabric_shapes ("shapes") and reliability.hall_counts ("hall"): (topology, catalog, value)
         self._kept_per_topology: dict[str, tuple] = {}
         self._topo_findings = None  # (topology, bandwidth, target, findings)
+        self._cut: tuple | None = None  # (topology, bisection, its cut_json)
         self._allreduce_figures = None  # (collectives, settings key, CollectiveFigures)
         self._pending_links: set[str] = set()
         self._racks_moved = False  # a rack moved or changed since the last report
@@ -322,7 +321,7 @@ class Analyzer:
             bisection_gbps=self._bisection.gbps,
             bisection_method=self._bisection.method,
             bisection_regular=self._bisection.regular,
-            bisection=cut_json(topo, self._bisection),
+            bisection=self._cut_json(topo, self._bisection),
             hops=hops,
             bandwidth_layers=bw.layers,
             scale_up_gbps=bw.scale_up,
@@ -531,6 +530,13 @@ class Analyzer:
         tiers = optics_by_tier(design, plant, tally=self._plugs)
         self._optics_kept = (topo, parts, medium.copy(), tiers)
         return tiers
+
+    def _cut_json(self, topo, bis: Bisection) -> dict:
+        """``cut_json``, kept while the topology and the bisection stand (a tray edit keeps
+        both; the cut's link ids were ~4 ms of each XL report)."""
+        if self._cut is None or self._cut[0] is not topo or self._cut[1] is not bis:
+            self._cut = (topo, bis, cut_json(topo, bis))
+        return self._cut[2]
 
     def _nic_mode_findings(self, design, topo):
         """NIC_MODE_UNSUPPORTED (model.analysis.nic_modes), redone only for a new topology:
