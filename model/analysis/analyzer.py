@@ -26,7 +26,12 @@ from model.analysis.allreduce import collective_figures
 from model.analysis.bandwidth import Bandwidth, bandwidth
 from model.analysis.bisection import Bisection
 from model.analysis.collectives import Collectives
-from model.analysis.devices import DeviceFigures, device_figures, rack_power, switches_off_the_tiers
+from model.analysis.devices import (
+    DeviceFigures,
+    RackPowerSums,
+    device_figures,
+    switches_off_the_tiers,
+)
 from model.analysis.entry_checks import entry_findings
 from model.analysis.fabrics import fabric_figures, fabric_shapes
 from model.analysis.hops import Hops, server_hops
@@ -34,7 +39,7 @@ from model.analysis.link_media import link_media
 from model.analysis.min_cut import MinCut, cut_json
 from model.analysis.nic_modes import nic_mode_findings
 from model.analysis.optics import modules_by_kind, optics_by_tier, optics_figures, strategy_findings
-from model.analysis.optics_plugs import CageEnds, kept_ends
+from model.analysis.optics_plugs import PlugTally, kept_tally
 from model.analysis.reliability import forecast, hall_counts
 from model.analysis.report import Report
 from model.analysis.topology import (
@@ -128,16 +133,14 @@ class Analyzer:
         self._dev_findings: list[Finding] = []
         self._entry_findings: list = []
         self._placement: list[Finding] = []
-        self._clashes: list[Clash] | None = (
-            None  # the placement findings' clashes (model.design.rack_clashes)
-        )
+        self._clashes: list[Clash] | None = None  # placement findings' (design.rack_clashes)
         self._moved_racks: set[str] | None = set()  # since them; None: redo every rack
         self._scale_up: list[Finding] | None = None
         self._nic_modes = None  # (topology, NIC_MODE_UNSUPPORTED findings) of that topology
         self._optics_kept = None  # (topology, part tables, media, optics per tier)
-        self._cage_ends: CageEnds | None = None  # sorted once while the cages stand
+        self._plugs: PlugTally | None = None  # each cage's plug, kept while the cages stand
         self._trays = TrayFill()
-        self._rack_power = None  # (device figures, plug power dicts, (typical, max) per rack)
+        self._rack_power = RackPowerSums()  # (typical, max) per rack, kept while plugs stand
         self._plant_cache = PlantCache()  # the cage graph, reused while no link changes cages
         self.given_phys = None  # analyze()'s caller's physical plant of ``plant``, if any
         self.given_topology = None  # analyze()'s caller's topology of the design, if any
@@ -145,12 +148,11 @@ class Analyzer:
         self._rows_generation: tuple = (None, None)  # plant route_generation, link_ids read at
         self._links_by_tier: dict[str, int] = {}
         self._switches_by_tier: dict[str, int] = {}  # of the topology, in tier order
-        self._tier_codes: tuple | None = (
-            None  # ((topology, plant rows, row count, first names), codes)
-        )
+        self._tier_codes: tuple | None = None  # ((topology, rows, row count, names), codes)
         # fabric_shapes ("shapes") and reliability.hall_counts ("hall"): (topology, catalog, value)
         self._kept_per_topology: dict[str, tuple] = {}
         self._topo_findings = None  # (topology, bandwidth, target, findings)
+        self._cut: tuple | None = None  # (topology, bisection, its cut_json)
         self._allreduce_figures = None  # (collectives, settings key, CollectiveFigures)
         self._pending_links: set[str] = set()
         self._racks_moved = False  # a rack moved or changed since the last report
@@ -319,7 +321,7 @@ class Analyzer:
             bisection_gbps=self._bisection.gbps,
             bisection_method=self._bisection.method,
             bisection_regular=self._bisection.regular,
-            bisection=cut_json(topo, self._bisection),
+            bisection=self._cut_json(topo, self._bisection),
             hops=hops,
             bandwidth_layers=bw.layers,
             scale_up_gbps=bw.scale_up,
@@ -479,20 +481,10 @@ class Analyzer:
         return build_plant(self.plant, fabric_rows=fabric_rows, cache=self._plant_cache)
 
     def _rack_power_of(self, phys):
-        """Typical and maximum power per rack. The plant cache hands back the same dicts when
-        no plug changed (a rack move that keeps every medium): the per-rack sums of 20k
-        devices are then the previous ones."""
+        """Typical and maximum power per rack (the previous sums while the plant cache hands
+        back the same plug dicts: no plug changed)."""
         plugs = (phys.device_power_w, phys.device_power_w_max) if phys else (None, None)
-        cached = self._rack_power
-        if (
-            cached is not None
-            and cached[0] is self._dev
-            and all(a is b for a, b in zip(cached[1], plugs, strict=True))
-        ):
-            return cached[2]
-        typ, mx = rack_power(self.design, self._dev, *plugs)
-        self._rack_power = (self._dev, plugs, (typ, mx))
-        return typ, mx
+        return self._rack_power.of(self.design, self._dev, *plugs)
 
     def _findings(self, topo, bw, phys, typ, mx, fill) -> list:
         """Every finding of the report but the structured channels', unsorted."""
@@ -534,10 +526,17 @@ class Analyzer:
             and np.array_equal(kept[2], medium)
         ):
             return kept[3]
-        self._cage_ends = kept_ends(self._cage_ends, plant)  # a tray edit keeps every cage
-        tiers = optics_by_tier(design, plant, self._cage_ends)
+        self._plugs = kept_tally(self._plugs, plant)  # a tray edit: the changed media's cages
+        tiers = optics_by_tier(design, plant, tally=self._plugs)
         self._optics_kept = (topo, parts, medium.copy(), tiers)
         return tiers
+
+    def _cut_json(self, topo, bis: Bisection) -> dict:
+        """``cut_json``, kept while the topology and the bisection stand (a tray edit keeps
+        both; the cut's link ids were ~4 ms of each XL report)."""
+        if self._cut is None or self._cut[0] is not topo or self._cut[1] is not bis:
+            self._cut = (topo, bis, cut_json(topo, bis))
+        return self._cut[2]
 
     def _nic_mode_findings(self, design, topo):
         """NIC_MODE_UNSUPPORTED (model.analysis.nic_modes), redone only for a new topology:

@@ -125,6 +125,69 @@ def rack_power(
     return typ, mx
 
 
+class RackPowerSums:
+    """:func:`rack_power` for one analyzer, each plug device's rack found once: kept while the
+    device figures (made again after any device or rack edit) and the plug dicts' device ids
+    stand, as after a tray edit, which re-chooses some media and so gives new dicts of the
+    same devices. Summed column-wise (np.add.at adds in the dicts' order, one IEEE addition
+    at a time, from each rack's device watts), so the same floats as the loop; at XL ~10 ms
+    of Python per report -> a few ms."""
+
+    def __init__(self) -> None:
+        self._racks: tuple = (None, [], [])  # (device figures, rack ids, (ids, rack rows) per dict)
+        self._sums: tuple | None = None  # (device figures, plug dicts, (typical, max) per rack)
+
+    def of(
+        self,
+        design: Design,
+        dev: DeviceFigures,
+        plug_w: dict[str, float] | None,
+        plug_w_max: dict[str, float] | None,
+    ) -> tuple[dict[str, float], dict[str, float]]:
+        """:func:`rack_power` of the same arguments; the previous sums when the figures and
+        dicts are the same objects (the plant cache hands back the same dicts when no plug
+        changed: a rack move that keeps every medium)."""
+        sums = self._sums
+        if (
+            sums is not None
+            and sums[0] is dev
+            and sums[1][0] is plug_w
+            and sums[1][1] is plug_w_max
+        ):
+            return sums[2]
+        kept, racks, rows = self._racks
+        if kept is not dev:  # the racks of its two dicts, in the same order
+            racks = list(dev.rack_typical_w)
+            kept, rows = dev, [([], np.zeros(0, np.int64)), ([], np.zeros(0, np.int64))]
+        out = []
+        for side, (base, plugs) in enumerate(
+            ((dev.rack_typical_w, plug_w or {}), (dev.rack_max_w, plug_w_max or {}))
+        ):
+            ids = list(plugs)
+            if ids != rows[side][0]:
+                rows[side] = (ids, _rack_rows(design, racks, ids))
+            at = rows[side][1]
+            total = np.fromiter(base.values(), dtype=np.float64, count=len(base))
+            watts = np.fromiter(plugs.values(), dtype=np.float64, count=len(ids))
+            np.add.at(total, at[at >= 0], watts[at >= 0])
+            out.append(dict(zip(racks, total.tolist(), strict=True)))
+        self._racks = (kept, racks, rows)
+        self._sums = (dev, (plug_w, plug_w_max), (out[0], out[1]))
+        return self._sums[2]
+
+
+def _rack_rows(design: Design, racks: list[str], ids: list[str]) -> np.ndarray:
+    """The row in ``racks`` of each device of ``ids`` (-1: no such device, or in no rack
+    there)."""
+    number = {r: i for i, r in enumerate(racks)}
+    devices = design.devices
+    return np.fromiter(
+        (number.get(d.rack, -1) if (d := devices.get(i)) is not None else -1 for i in ids),
+        dtype=np.int64,
+        count=len(ids),
+    )
+
+
 def rack_power_of(report, rack_id: str) -> tuple[float, float, float]:
     """(typical W, max W, budget W) of one rack from an analysis report: what views display."""
     return report.rack_power_w.get(rack_id, (0.0, 0.0, 0.0))

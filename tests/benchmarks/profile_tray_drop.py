@@ -53,7 +53,7 @@ STAGES = {
     "routes named as before": ("engine/routing.py", "_renamed_as_before"),
     "tray fill": ("analysis/tray_fill.py", "update"),
     "physical plant": ("plant/physical_plant.py", "build_plant"),
-    "rack power": ("analysis/devices.py", "rack_power"),
+    "rack power": ("analysis/devices.py", "of"),
     "optics per tier": ("analysis/optics.py", "optics_by_tier"),
     "scale-up findings": ("analysis/warnings.py", "scale_up_findings"),
     "link media": ("analysis/link_media.py", "link_media"),

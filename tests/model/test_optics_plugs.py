@@ -15,7 +15,7 @@ import pytest
 
 from model.analysis.analyzer import Analyzer, analyze
 from model.analysis.optics import _empty_tier, optics_by_tier
-from model.analysis.optics_plugs import CageEnds, plug_counts
+from model.analysis.optics_plugs import CageEnds, PlugTally, kept_tally, plug_counts
 from model.analysis.reliability import lasers_per_port
 from model.engine.cages import CAGE_STRIDE, MODULE_KINDS, cage_view
 from model.engine.routed_links import RoutedLinks
@@ -110,8 +110,9 @@ def test_the_analyzer_keeps_the_sorted_ends_across_tray_drops():
     design = synthetic_hall(512)
     live = RoutedLinks(design)
     worker = _Worker(design, live)
-    ends = worker.analyzer._cage_ends
-    assert ends is not None
+    tally = worker.analyzer._plugs
+    assert tally is not None
+    ends = tally.ends
     rng = random.Random(5)
     for _ in range(4):
         _corner_moved(design, live, rng)
@@ -123,13 +124,67 @@ def test_the_analyzer_keeps_the_sorted_ends_across_tray_drops():
         fresh = Analyzer(design, fresh_plant, subscribe=False, refresh_plant=False).report()
         assert report.optics == fresh.optics
         assert report.to_json() == fresh.to_json()
-        assert worker.analyzer._cage_ends is ends  # cages unchanged: never sorted again
+        assert worker.analyzer._plugs is tally  # cages unchanged: never sorted again
+        assert tally.ends is ends
     # another cage column (a link re-cabled) is not followed: its ends are sorted afresh
     view = cage_view(live)
     assert ends.follows(view)
     other = view.cage_a.copy()
     other[0] += 1
     assert not ends.follows(dataclasses.replace(view, cage_a=other))
+
+
+@pytest.mark.parametrize("make", [lambda: synthetic_hall(512), _helios])
+def test_a_kept_tally_updated_by_changed_media_equals_a_full_count(make):
+    """The plugs of only the cages whose links' media changed, picked again, and the counts
+    moved by the difference: the same codes and counts as a full count after every change
+    (a few links, many, none, back to the start; cages gaining and losing every plug)."""
+    plant = RoutedLinks(make())
+    view = cage_view(plant)
+    ends = CageEnds(view)
+    start = np.asarray(plant.medium_index).copy()
+    tally = PlugTally(ends, view, start)
+    rng = np.random.default_rng(11)
+    n, n_media = len(start), len(view.tables.media)
+    medium = start.copy()
+    steps = [3, 1, n // 50, 0, n // 3, n]
+    for size in steps:
+        medium = medium.copy()
+        rows = rng.choice(n, size, replace=False)
+        medium[rows] = rng.integers(-1, n_media, size)
+        codes, counts = tally.counts(view, medium)
+        want_codes, want_counts = plug_counts(view, medium, ends)
+        np.testing.assert_array_equal(codes, want_codes)
+        np.testing.assert_array_equal(counts, want_counts)
+        assert codes.dtype == want_codes.dtype and counts.dtype == want_counts.dtype
+    codes, counts = tally.counts(view, start)
+    np.testing.assert_array_equal(codes, plug_counts(view, start, ends)[0])
+    np.testing.assert_array_equal(counts, plug_counts(view, start, ends)[1])
+    # kept while the cages and tables stand; another cage column counts afresh
+    assert kept_tally(tally, plant) is tally
+    assert kept_tally(None, plant) is not tally
+    plant.close()
+
+
+def test_the_roles_kept_on_a_tally_follow_a_device_edit():
+    """The role per device row kept on the tally is read again when a device record is
+    replaced (a role edited): the tiers equal a count without a tally, before and after."""
+    design = synthetic_hall(512)
+    plant = RoutedLinks(design)
+    tally = kept_tally(None, plant)
+    before = optics_by_tier(design, plant, tally=tally)
+    assert before == optics_by_tier(design, plant)
+    assert tally.roles is not None
+    kept = tally.roles
+    assert optics_by_tier(design, plant, tally=tally) == optics_by_tier(design, plant)
+    assert tally.roles is kept  # nothing edited: kept
+    leaf = next(d for d in design.devices.values() if d.role == "leaf")
+    design.update_devices([msgspec.structs.replace(leaf, role="spine")])
+    plant.refresh()
+    after = optics_by_tier(design, plant, tally=kept_tally(tally, plant))
+    assert after == optics_by_tier(design, plant)
+    assert after["leaf"] != before["leaf"]  # the edit changed the figures the roles sort
+    plant.close()
 
 
 def test_an_analyzer_on_a_live_plant_sees_a_device_retyped_in_place():

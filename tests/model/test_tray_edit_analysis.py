@@ -130,3 +130,27 @@ def test_a_tray_drop_keeps_the_analyzers_plant_rows_and_a_link_edit_renews_them(
     assert analyzer._plant_rows is not kept
     fresh = Analyzer(design, RoutedLinks(design), subscribe=False, refresh_plant=False).report()
     assert after.to_json() == fresh.to_json()
+
+
+def test_a_tray_drop_keeps_the_bisection_cut_and_a_rack_move_renews_it():
+    """The report's bisection entry (cut_json) is kept across a tray drop (topology and cut
+    stand) and equal to a fresh analysis's; a rack move re-evaluates the cut and its entry."""
+    design = synthetic_hall(512)
+    live = RoutedLinks(design)
+    worker = _Worker(design, live)
+    before = worker.analyzer._cut
+    assert before is not None
+    _corner_moved(design, live, random.Random(2))
+    report, _frozen = worker.drop()
+    assert report.bisection is before[2]
+    fresh = Analyzer(design, RoutedLinks(design), subscribe=False, refresh_plant=False).report()
+    assert report.bisection == fresh.bisection
+    rack = next(iter(design.racks.values()))
+    design.move_racks({rack.id: (rack.x + 0.6, rack.y)})
+    live.refresh()
+    snap_design, snap_plant = worker.snaps.take()
+    changes, worker.changes[:] = list(worker.changes), []
+    moved = worker.analyzer.advance(snap_design, snap_plant, changes, set())
+    assert worker.analyzer._cut is not None and worker.analyzer._cut[1] is not before[1]
+    fresh = Analyzer(design, RoutedLinks(design), subscribe=False, refresh_plant=False).report()
+    assert moved.bisection == fresh.bisection
