@@ -260,7 +260,7 @@ class Analyzer:
         self._hops = server_hops(topo, self._groups)  # the same components, found once
         self._collectives = Collectives(design, topo, groups=self._groups)
         self._bisection = None
-        self._min_cut = MinCut(topo)
+        self._min_cut = MinCut(topo, switch_groups=self._groups)  # the same components
         self._scale_up = None
         self._plant_rows = None
         self._links_by_tier = dict(Counter(topo.link_tier))

@@ -87,20 +87,25 @@ def _pair_counts(
     """(server pairs per switch-hop count, pairs not connected) over the pairs of servers.
 
     Two leaf sets that share a leaf are 1 hop apart; otherwise 2k - 1 for the lowest level k
-    whose groups (``labels[k - 2]``) both sets reach; a set with no leaf reaches nothing. Sets
-    meet where the product of their membership rows is non-zero (exact: 0/1 entries, few per
-    row), computed a block of rows at a time so that many distinct sets stay in memory.
+    whose groups (``labels[k - 2]``) both sets reach; a set with no leaf reaches nothing. Two
+    sets meet at a level where one of the first set's few keys there (its leaves, or their
+    groups) has the second set among its members: a gather of the key-by-set membership rows,
+    a block of sets at a time so that many distinct sets stay in memory.
+
+    Why not a product of 0/1 membership matrices (as before, the same answer): a float32
+    matrix product is multi-threaded in OpenBLAS, whose threads spin; at XL (256 leaf sets,
+    2,048 leaves) it took 12-55 ms of CPU where a single thread takes 3 ms, and this gather ~1 ms.
     """
-    n_sigs = len(sig_leaves)
-    sig_of, leaves = np.nonzero(sig_leaves >= 0)
-    leaf = sig_leaves[sig_of, leaves]
-    # Membership of each set in each leaf, then in each group of each level, as 0/1 columns.
-    members = [_membership(n_sigs, sig_of, leaf)]
-    members += [_membership(n_sigs, sig_of, lab[leaf]) for lab in labels]
+    n_sigs, width = sig_leaves.shape
+    sig_of, place = np.nonzero(sig_leaves >= 0)
+    leaf = sig_leaves[sig_of, place]
+    levels = [_key_table(n_sigs, width, sig_of, place, leaf)]
+    levels += [_key_table(n_sigs, width, sig_of, place, lab[leaf]) for lab in labels]
     hop_of = [1] + [2 * (k + 2) - 1 for k in range(len(labels))]
     c = counts.astype(np.int64)
     totals: dict[int, int] = {}
-    block = 1024
+    # Rows per block: the gathered (rows x keys x sets) booleans stay within ~16 MB.
+    block = max(1, min(1024, (1 << 24) // max(width * n_sigs, 1)))
     for lo in range(0, n_sigs, block):
         hi = min(lo + block, n_sigs)
         # Pairs (i, j) with i in this block and j >= i: distinct sets c_i * c_j, one set
@@ -112,8 +117,8 @@ def _pair_counts(
         own = np.arange(hi - lo)
         weight[own, own] = c[lo:hi] * (c[lo:hi] - 1) // 2
         hops = np.zeros(weight.shape, dtype=np.int64)  # 0: not connected
-        for m, h in zip(reversed(members), reversed(hop_of), strict=True):
-            meet = (m[lo:hi] @ m[lo:].T) > 0
+        for (keys, sets), h in zip(reversed(levels), reversed(hop_of), strict=True):
+            meet = sets[:, lo:][keys[lo:hi]].any(axis=1)
             hops[meet] = h
         for h in unique_sorted(hops.ravel()).tolist():
             got = int(weight[hops == h].sum())
@@ -123,12 +128,20 @@ def _pair_counts(
     return totals, disconnected
 
 
-def _membership(rows: int, row_of: np.ndarray, key: np.ndarray) -> np.ndarray:
-    """A (rows x distinct keys) float32 0/1 matrix: 1 where a row has that key."""
+def _key_table(
+    rows: int, width: int, row_of: np.ndarray, place: np.ndarray, key: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """(each row's keys as column numbers, a rows x width table padded with the number of
+    distinct keys; a (distinct keys + 1) x rows boolean table: True where a row has that key,
+    its last row, the padding's, all False)."""
     _, column = np.unique(key, return_inverse=True)
-    out = np.zeros((rows, int(column.max()) + 1 if len(column) else 1), dtype=np.float32)
-    out[row_of, column.reshape(-1)] = 1.0
-    return out
+    column = column.reshape(-1)
+    n_keys = int(column.max()) + 1 if len(column) else 0
+    keys = np.full((rows, max(width, 1)), n_keys, dtype=np.int64)
+    keys[row_of, place] = column
+    sets = np.zeros((n_keys + 1, rows), dtype=bool)
+    sets[column, row_of] = True
+    return keys, sets
 
 
 def _median(hist: dict[int, int]) -> int:

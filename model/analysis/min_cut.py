@@ -139,10 +139,13 @@ class MinCut:
         flow_limit: int = IRREGULAR_MAX_FLOW_LIMIT,
         flow_links: int = MAX_FLOW_LINK_LIMIT,
         incremental: bool = True,
+        switch_groups: dict[int, np.ndarray] | None = None,
     ) -> None:
         """``flow_links``: compute links up to which any fabric gets max flow;
         ``incremental``: survivors reuse this topology's figures of the same halves where the
-        failure leaves them exact (:mod:`cut_delta`), else evaluate afresh."""
+        failure leaves them exact (:mod:`cut_delta`), else evaluate afresh; ``switch_groups``:
+        :meth:`switch_groups` when the caller has found them (the analyzer's groups of each
+        level: the same components, ~10 ms at XL not found twice)."""
         self.topo = topo
         self.refines = refine  # Kernighan-Lin from the best halves, where max flow is used
         self.flow_limit = flow_limit  # compute links up to which an irregular fabric gets max flow
@@ -153,7 +156,7 @@ class MinCut:
         self._group_states: dict[bytes, list] = {}
         self._exact: bool | None = None
         self._groups: dict[int, np.ndarray] = {}
-        self._switch_groups: dict[int, np.ndarray] | None = None
+        self._switch_groups = dict(switch_groups) if switch_groups is not None else None
         self._keys = keys
         self._values: dict[tuple[bool, bytes], tuple[float, np.ndarray | None]] = {}
         self._refined: dict[bytes, tuple[np.ndarray, np.ndarray] | None] = {}

@@ -30,7 +30,7 @@ from model.design.entities import Hall, Tray
 from model.engine.geometry import dedupe_points
 from model.engine.tray_attach import Attachments, nearest_segments
 from model.engine.tray_rows import RowCarry, all_pairs_rows
-from model.engine.tray_search import Preds, dijkstra, merge_legs, walk_path
+from model.engine.tray_search import Preds, dijkstra, distance_row, merge_legs, walk_path
 
 # Floyd-Warshall (n^3, vectorised) for graphs up to this many nodes, else a search per node.
 # XL's 561 nodes: all pairs 307 ms, a search from every node 305 ms CPU; the searches also leave
@@ -333,10 +333,8 @@ class TrayGraph:
             if node not in self._rows:
                 carried = self._carry.row(node) if self._carry is not None else None
                 if carried is None:
-                    row = np.full(self.node_count, np.inf)
-                    dist, pred = dijkstra(self._adjacency_lists(), node)
-                    row[list(dist.keys())] = list(dist.values())
-                    carried = (row, pred)
+                    seen, pred = distance_row(self._adjacency_lists(), node)
+                    carried = (np.array(seen, dtype=float), pred)
                 self._rows[node], tree = carried
                 self._paths.setdefault(node, tree)  # the same search gives its paths
         if self._matrix is None or len(self._matrix) != len(self._rows):
