@@ -28,7 +28,7 @@ import shapely
 from model.common.arrays import unique_sorted
 from model.design.entities import Hall, Tray
 from model.engine.geometry import dedupe_points
-from model.engine.tray_attach import Attachments, nearest_segments
+from model.engine.tray_attach import AttachMemo, Attachments, nearest_segments
 from model.engine.tray_rows import RowCarry, all_pairs_rows
 from model.engine.tray_search import Preds, dijkstra, distance_row, merge_legs, walk_path
 
@@ -37,9 +37,6 @@ from model.engine.tray_search import Preds, dijkstra, distance_row, merge_legs, 
 # the shortest-path trees that route names read and a tray edit's carry starts from.
 ALL_PAIRS_MAX_NODES = 256
 _TRAY_KEY = 1e7  # separates trays in one sorted array of station positions (trays < 10,000 km)
-# Queries of at most this many points (a rack move's drops) are answered per point from a memo:
-# the optimiser places racks again and again on the same few free places (~0.1 ms a candidate).
-_ATTACH_MEMO_AT_MOST = 8
 
 
 def tray_elevation_m(tray: Tray, hall: Hall) -> float:
@@ -74,7 +71,7 @@ class TrayGraph:
         self._paths: dict[int, Preds] = {}  # source -> predecessor per reached node
         self._legs: dict[tuple[int, int], list[tuple[int, float, float]]] = {}  # _station_legs
         self._adjacency: list[list[tuple[int, float]]] | None = None  # node: (node, weight)
-        self._attached: dict[tuple[float, float, float], tuple] = {}  # attach(): point's fields
+        self._attached = AttachMemo()  # attach(): a few points' fields, per point
         self._matrix: np.ndarray | None = None
         self._index = np.zeros(0, dtype=np.int64)
         self._carry: RowCarry | None = None  # rows of the graph before a tray edit
@@ -85,7 +82,7 @@ class TrayGraph:
         rows from the twin (:meth:`carry_rows`) never iterates a dict the editing thread fills."""
         twin = copy.copy(self)
         twin._rows, twin._paths, twin._legs = dict(self._rows), dict(self._paths), dict(self._legs)
-        twin._attached = dict(self._attached)
+        twin._attached = self._attached.copy()
         return twin
 
     # ----------------------------------------------------------------------------- building
@@ -252,25 +249,12 @@ class TrayGraph:
         return [self.point_at(tray, s1), *inner, self.point_at(tray, s2)]
 
     def attach(self, x: np.ndarray, y: np.ndarray, reach_m: float) -> Attachments:
-        """Attach plan points to their nearest tray segment within ``reach_m``."""
-        if not 0 < len(x) <= _ATTACH_MEMO_AT_MOST or not len(self._lines):
+        """Attach plan points to their nearest tray segment within ``reach_m``; a query of a
+        few points (a rack move's drops) through the memo (:class:`AttachMemo`): a pure
+        function of the point, the reach and this graph, which never changes once built."""
+        if not len(self._lines):
             return self._attach(x, y, reach_m)
-        # A pure function of the point, the reach and this graph (never changed once built):
-        # each point's fields kept as 1-element arrays, joined again with their own dtypes.
-        keys = [
-            (a, b, float(reach_m))
-            for a, b in zip(*(np.asarray(v, float).tolist() for v in (x, y)), strict=True)
-        ]
-        if any(a == 0.0 or b == 0.0 for a, b, _ in keys):  # -0.0 would find 0.0's fields
-            return self._attach(x, y, reach_m)
-        found = [self._attached.get(k) for k in keys]
-        if any(f is None for f in found):
-            att = self._attach(x, y, reach_m)
-            columns = [getattr(att, f) for f in Attachments.__dataclass_fields__]
-            for i, k in enumerate(keys):
-                self._attached[k] = tuple(c[i : i + 1].copy() for c in columns)
-            return att
-        return Attachments(*(np.concatenate(parts) for parts in zip(*found, strict=True)))
+        return self._attached.attach(self._attach, x, y, reach_m)
 
     def _attach(self, x: np.ndarray, y: np.ndarray, reach_m: float) -> Attachments:
         n = len(x)
@@ -394,7 +378,7 @@ class TrayGraph:
         a one-off question must not grow the cache an analysis worker reads. ``searches``: the
         caller's own memo of those searches per source node, for many questions in a row (the
         structured layout's rack distances: 448 searches from 128 nodes at zoned XL)."""
-        att = self.attach(np.array([a[0], b[0]]), np.array([a[1], b[1]]), reach_m)
+        att = self._attach(np.array([a[0], b[0]]), np.array([a[1], b[1]]), reach_m)
         if not att.reached.all():
             return None
         best = abs(float(att.s[0] - att.s[1])) if att.piece[0] == att.piece[1] else np.inf

@@ -95,3 +95,30 @@ def test_small_queries_answered_from_the_memo_equal_fresh_ones():
                     assert a.dtype == b.dtype and a.tobytes() == b.tobytes(), name
     assert len(graph._attached) == 12
     assert (fresh._attach(xs, ys, reach).seg >= 0).any()
+
+
+def test_the_attach_memo_is_bounded_and_one_off_distances_do_not_grow_it():
+    """The memo lives as long as the tray graph (until the next tray edit): a session asking
+    about many places must not grow it without end, and point_distance (the measure tool at
+    every mouse move, the structured layout on the analysis worker) does not use it at all."""
+    from model.engine.tray_graph import TrayGraph
+    from tests.model.optimise_runs import leaf_spine_pod
+
+    design = leaf_spine_pod()
+    reach = design.settings.tray_reach_m
+    graph = TrayGraph(
+        list(design.trays.values()), design.hall, design.settings.tray_join_tolerance_m
+    )
+    fresh = TrayGraph(
+        list(design.trays.values()), design.hall, design.settings.tray_join_tolerance_m
+    )
+    rng = np.random.default_rng(5)
+    for a, b in rng.uniform(0.5, 12, (200, 2)).round(2):
+        graph.point_distance((a, b), (b, a), reach)
+    assert len(graph._attached) == 0
+    graph._attached.AT_MOST_ENTRIES = 16
+    for k, (a, b) in enumerate(rng.uniform(0.5, 12, (100, 2)).round(3)):
+        got = graph.attach(np.array([a, b]), np.array([b, a]), reach)
+        want = fresh._attach(np.array([a, b]), np.array([b, a]), reach)
+        assert got.seg.tobytes() == want.seg.tobytes() and got.s.tobytes() == want.s.tobytes()
+        assert len(graph._attached) <= 16, k
