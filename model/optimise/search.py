@@ -59,11 +59,17 @@ SLIDE_SHARE = 0.3
 # bill is noise an architect would not redraw the hall for (seen on the bundled 4-SU
 # SuperPOD, 5 movable racks, before this floor).
 MIN_GAIN_PER_RACK = 0.005
-# What follows a timed run's loop, as a share of its set-up (the design read, its first route
-# and the pricer's set-up): the put back, then optimise()'s pricing from a fresh plant of the
-# start (a route and a pricer's set-up again), its report and explanations. Measured at XL
-# (opt15): the loop stopped at the budget, a 60 s run ended ~40 s after it.
+# What a timed run keeps of its budget for after its loop (optimise()'s restarts: ``anneal``'s
+# ``reserve``): FINISH_SHARE of its set-up (the design read, first route and the pricer's
+# set-up; optimise() then routes and prices a fresh plant of the start again) and, per rack
+# the best state moves, PUT_BACK_ITERATIONS of the loop's mean iteration (the put back tries
+# each moved rack, and again after each trade taken; the report explains each). XL 60 s
+# --swap-compute runs (opt15, load 7-9, 2 cores), set-up 6-8 s wall, 15-20 ms an iteration:
+# put back 4.3 s wall for 189 racks moved, 6 s for 276; optimise()'s finish 7.5-9 s
+# (~the set-up and 0.1 s per rack it keeps moved). With these shares the run ended in
+# 53 s; with the set-up's share alone (1.0) in 78 s, with none 104 s (opt14).
 FINISH_SHARE = 1.0
+PUT_BACK_ITERATIONS = 3
 PROGRESS_EVERY = 10  # iterations between progress reports (and on every new best)
 
 # Called with the run's progress (see :func:`anneal`); returning False stops the run, which
@@ -129,6 +135,30 @@ class _Shown:
             self.places = places
             self.moved = sorted(r for r, p in places.items() if p != start[r])
         return self.share, list(self.moved)
+
+
+class _Budget:
+    """When a timed loop ends: ``seconds`` after ``t0`` less, with ``reserve``, what follows
+    the loop is expected to take (``FINISH_SHARE`` of the set-up, ``PUT_BACK_ITERATIONS`` mean
+    iterations per rack the best state moves: ``moved``, kept by the loop)."""
+
+    def __init__(self, seconds: float | None, t0: float, reserve: bool) -> None:
+        self.seconds, self.t0, self.reserve = seconds, t0, reserve
+        self.setup = time.perf_counter() - t0  # made when the loop is about to start
+        self.limit = None if seconds is None else seconds - reserve * FINISH_SHARE * self.setup
+        self.moved = 0
+        self.counts_moved = reserve and seconds is not None  # the loop keeps ``moved``
+
+    def over(self, i: int) -> bool:
+        """Whether the loop ends before iteration ``i`` (``i`` iterations made)."""
+        if self.seconds is None:
+            return False
+        elapsed = time.perf_counter() - self.t0
+        if self.reserve and i:
+            each = (elapsed - self.setup) / i
+            kept = FINISH_SHARE * self.setup + PUT_BACK_ITERATIONS * self.moved * each
+            self.limit = self.seconds - kept
+        return elapsed > (self.limit or 0.0)
 
 
 def rack_share(start_value: float, movable: int) -> float:
@@ -289,7 +319,7 @@ def anneal(
     swap_compute: bool = False,
     vary_optics: bool = False,
     started: float | None = None,
-    finish: float = 0.0,
+    reserve: bool = False,
 ) -> Run:
     """Anneal ``design`` in place (left at its best state); stops after ``iterations`` or
     ``seconds``, whichever comes first, or when ``progress`` returns False (a timed run cools
@@ -306,9 +336,10 @@ def anneal(
     after them.
 
     ``started``: the ``time.perf_counter()`` the budget counts from (default: now; a restart
-    counts its design's read and first route too); ``finish``: the share of the set-up (from
-    ``started`` to the first move) that the loop leaves of ``seconds`` for what follows it (the
-    put back here, the caller's pricing and report), which repeat much of the set-up's work."""
+    counts its design's read and first route too); ``reserve``: the loop leaves of ``seconds``
+    what follows it is expected to take (the put back here, the caller's pricing and report:
+    ``FINISH_SHARE`` of the set-up, from ``started`` to the first move, and
+    ``PUT_BACK_ITERATIONS`` mean iterations per rack the best state moves)."""
     t0 = time.perf_counter() if started is None else started
     pricer = Pricer(design, plant)
     index = ClashIndex(design)  # follows the moves below; closed once the run is put back
@@ -346,9 +377,9 @@ def anneal(
             }
         )
 
-    limit = None if seconds is None else seconds - finish * (time.perf_counter() - t0)
+    budget = _Budget(seconds, t0, reserve)
     for i in range(iterations if movable else 0):
-        if limit is not None and time.perf_counter() - t0 > limit:
+        if budget.over(i):
             break
         if i % PROGRESS_EVERY == 0 and not report(i):
             stopped = True
@@ -373,7 +404,7 @@ def anneal(
         # racks it is given): asked again it would be a second ~5 ms walk of the hall at L.
         ok = pricer.broken(priced, [], changed) is None
         value = pricer.objective(priced, weights) if ok else math.inf
-        temp = unit * _temperature(i, iterations, time.perf_counter() - t0, limit)
+        temp = unit * _temperature(i, iterations, time.perf_counter() - t0, budget.limit)
         feasible += ok
         if ok and (value <= current or rng.random() < math.exp(-(value - current) / temp)):
             accepted += 1
@@ -381,6 +412,8 @@ def anneal(
             if value < best - 1e-12:
                 best, best_priced = value, priced
                 best_places = {r: (design.racks[r].x, design.racks[r].y) for r in design.racks}
+                if budget.counts_moved:
+                    budget.moved = sum(p != pricer.start_places[r] for r, p in best_places.items())
                 if not report(i + 1):
                     stopped = True
                     break
@@ -413,8 +446,8 @@ def restart(job: dict, progress: Progress | None = None) -> dict:
     ``job`` holds ``design`` (file bytes), ``seed``, ``iterations``, ``weights``, ``locked``,
     ``seconds``, ``anywhere``, ``tiers``, ``swap_compute``, ``vary_optics``; returns the run's fields. ``progress``: see
     :func:`anneal` (in-process runs only: a callback does not cross to a Dask worker). A
-    budget (``seconds``) counts from here and keeps ``FINISH_SHARE`` of the set-up for after
-    the loop (:func:`anneal`'s ``finish``)."""
+    budget (``seconds``) counts from here and keeps time for after the loop (:func:`anneal`'s
+    ``reserve``)."""
     from model.files.design_file import read_design_bytes
 
     began = time.perf_counter()
@@ -436,7 +469,7 @@ def restart(job: dict, progress: Progress | None = None) -> dict:
         job.get("swap_compute", False),
         job.get("vary_optics", False),
         started=began,
-        finish=FINISH_SHARE,
+        reserve=True,
     )
     plant.close()
     return {

@@ -22,13 +22,22 @@ def _anneal(**clock) -> search.Run:
         plant.close()
 
 
-def test_budget_counts_from_started_and_keeps_the_finish_share():
+def test_budget_counts_from_started_and_keeps_a_reserve(monkeypatch):
     assert _anneal(seconds=60.0).iterations == 50  # a budget far off: every iteration
     # Started a minute ago: the budget went on the set-up, no move is tried.
     assert _anneal(seconds=30.0, started=time.perf_counter() - 60.0).iterations == 0
-    # The set-up (here the pricer's) times a share larger than the budget leaves no loop.
-    assert _anneal(seconds=1.0, finish=1e6).iterations == 0
-    assert _anneal(seconds=60.0, finish=0.0).iterations == 50
+    # A reserve for after the loop as long as the set-up's share: a budget that short
+    # leaves no loop.
+    monkeypatch.setattr(search, "FINISH_SHARE", 1e9)
+    assert _anneal(seconds=1.0, reserve=True).iterations == 0
+    assert _anneal(seconds=1.0).iterations == 50
+    # Moved racks keep time for their put back: a best state that moves a rack ends the
+    # loop when that reserve outgrows what is left.
+    monkeypatch.setattr(search, "FINISH_SHARE", 0.0)
+    monkeypatch.setattr(search, "PUT_BACK_ITERATIONS", 1e12)
+    kept = _anneal(seconds=60.0, reserve=True)
+    assert kept.iterations < 50
+    assert _anneal(seconds=60.0).iterations == 50
 
 
 def test_unmoved_run_returns_the_start_unpriced(monkeypatch):
