@@ -57,7 +57,12 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     parser.add_argument("--iterations", type=int, default=300, help="moves tried per restart")
     parser.add_argument("--seed", type=int, default=0, help="random seed (same seed, same result)")
     parser.add_argument("--restarts", type=int, default=1, help="independent runs (Dask)")
-    parser.add_argument("--seconds", type=float, help="time budget per restart")
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        help="time budget per restart, the search's set-up, clean-up and report included "
+        "(the result comes in about this time; the file's load and save are outside it)",
+    )
     parser.add_argument(
         "--anywhere",
         action="store_true",

@@ -59,6 +59,17 @@ SLIDE_SHARE = 0.3
 # bill is noise an architect would not redraw the hall for (seen on the bundled 4-SU
 # SuperPOD, 5 movable racks, before this floor).
 MIN_GAIN_PER_RACK = 0.005
+# What a timed run keeps of its budget for after its loop (optimise()'s restarts: ``anneal``'s
+# ``reserve``): FINISH_SHARE of its set-up (the design read, first route and the pricer's
+# set-up; optimise() then routes and prices a fresh plant of the start again) and, per rack
+# the best state moves, PUT_BACK_ITERATIONS of the loop's mean iteration (the put back tries
+# each moved rack, and again after each trade taken; the report explains each). XL 60 s
+# --swap-compute runs (opt15, load 7-9, 2 cores), set-up 6-8 s wall, 15-20 ms an iteration:
+# put back 4.3 s wall for 189 racks moved, 6 s for 276; optimise()'s finish 7.5-9 s
+# (~the set-up and 0.1 s per rack it keeps moved). With these shares the run ended in
+# 53 s; with the set-up's share alone (1.0) in 78 s, with none 104 s (opt14).
+FINISH_SHARE = 1.0
+PUT_BACK_ITERATIONS = 3
 PROGRESS_EVERY = 10  # iterations between progress reports (and on every new best)
 
 # Called with the run's progress (see :func:`anneal`); returning False stops the run, which
@@ -126,6 +137,30 @@ class _Shown:
         return self.share, list(self.moved)
 
 
+class _Budget:
+    """When a timed loop ends: ``seconds`` after ``t0`` less, with ``reserve``, what follows
+    the loop is expected to take (``FINISH_SHARE`` of the set-up, ``PUT_BACK_ITERATIONS`` mean
+    iterations per rack the best state moves: ``moved``, kept by the loop)."""
+
+    def __init__(self, seconds: float | None, t0: float, reserve: bool) -> None:
+        self.seconds, self.t0, self.reserve = seconds, t0, reserve
+        self.setup = time.perf_counter() - t0  # made when the loop is about to start
+        self.limit = None if seconds is None else seconds - reserve * FINISH_SHARE * self.setup
+        self.moved = 0
+        self.counts_moved = reserve and seconds is not None  # the loop keeps ``moved``
+
+    def over(self, i: int) -> bool:
+        """Whether the loop ends before iteration ``i`` (``i`` iterations made)."""
+        if self.seconds is None:
+            return False
+        elapsed = time.perf_counter() - self.t0
+        if self.reserve and i:
+            each = (elapsed - self.setup) / i
+            kept = FINISH_SHARE * self.setup + PUT_BACK_ITERATIONS * self.moved * each
+            self.limit = self.seconds - kept
+        return elapsed > (self.limit or 0.0)
+
+
 def rack_share(start_value: float, movable: int) -> float:
     """One movable rack's share of the starting objective: the unit of the run's temperature
     and of its floor per moved rack."""
@@ -140,6 +175,37 @@ def _temperature(i: int, iterations: int, elapsed_s: float, seconds: float | Non
     if seconds is not None:
         done = min(max(done, elapsed_s / seconds), 1.0)
     return T_START * (T_END / T_START) ** done
+
+
+def _tried(
+    design, plant, pricer, weights, moves: dict[str, Position]
+) -> tuple[float | None, tuple]:
+    """Make ``moves`` (clash-checked by the caller against the kept index) and price them as
+    the loop prices a candidate: routed with the media left unchosen, refused at the tray
+    fill before the plant is counted, ``broken`` not asked the clash again. (The objective,
+    what :func:`_undo` takes to move them back) when every limit holds (the moves stay), and
+    (None, ()) otherwise (undone as the loop undoes a refused move: the plant's rows and the
+    pricer's fill put back). Counted and routed back
+    in full, as the put back did before, a try was ~20 ms CPU at XL (a 60 s run's put back of
+    64 moved racks took 18 s wall on the loaded machine)."""
+    back = {r: (design.racks[r].x, design.racks[r].y) for r in moves}
+    saved, mark = checkpoint(plant, list(moves)), pricer.mark()
+    design.move_racks(moves)
+    changed = plant.refresh(defer_media=True)
+    priced = pricer.price(changed, stop_at_fill=True)
+    if pricer.broken(priced, [], changed) is None:
+        return pricer.objective(priced, weights), (back, saved, mark)
+    _undo(design, plant, pricer, back, saved, mark)
+    return None, ()
+
+
+def _undo(design, plant, pricer, back, saved, mark) -> None:
+    """Move back what :func:`_tried` moved: the plant's rows put back as saved (and the
+    pricer's fill and totals, :meth:`Pricer.take_back`), else routed back at the next
+    refresh, as the loop undoes a move."""
+    design.move_racks(back)
+    if saved is not None and restore(plant, saved):
+        pricer.take_back(mark)
 
 
 def _put_back(
@@ -158,22 +224,18 @@ def _put_back(
     and an architect should not move a rack for no gain. Then each group of racks that took
     each other's places goes back together unless it buys ``MIN_GAIN_PER_RACK`` of the start's
     objective per rack (``floor``: that gain, in objective units) it counts (:func:`_counted`).
-    Leaves the design refreshed."""
+    Each try is priced and undone as the loop's candidates are (:func:`_tried`). Leaves the
+    design refreshed."""
     plant.refresh()
     for rack_id in sorted(start):
         here = (design.racks[rack_id].x, design.racks[rack_id].y)
         if here == start[rack_id] or index.clashes({rack_id: start[rack_id]}):
             continue
-        design.move_racks({rack_id: start[rack_id]})
-        changed = plant.refresh()
-        priced = pricer.price(changed)
-        if pricer.broken(priced, [rack_id], changed) is None:
-            value = pricer.objective(priced, weights)
-            if value <= best + 1e-12:
-                best = value
-                continue
-        design.move_racks({rack_id: here})
-        plant.refresh()
+        value, undo = _tried(design, plant, pricer, weights, {rack_id: start[rack_id]})
+        if value is not None and value <= best + 1e-12:
+            best = value
+        elif value is not None:
+            _undo(design, plant, pricer, *undo)
     best = _home_displaced(design, plant, pricer, weights, start, best, index, set(slides))
     target = {
         r: (design.racks[r].x, design.racks[r].y)
@@ -184,16 +246,12 @@ def _put_back(
         back = {r: start[r] for r in group}
         if index.clashes(back):
             continue
-        design.move_racks(back)
-        changed = plant.refresh()
-        priced = pricer.price(changed)
-        if pricer.broken(priced, group, changed) is None:
-            value = pricer.objective(priced, weights)
-            if value <= best + floor * _counted(group, slides, start, target):
-                best = value
-                continue
-        design.move_racks({r: target[r] for r in group})
-        plant.refresh()
+        value, undo = _tried(design, plant, pricer, weights, back)
+        if value is not None and value <= best + floor * _counted(group, slides, start, target):
+            best = value
+        elif value is not None:
+            _undo(design, plant, pricer, *undo)
+    plant.refresh()
     return best
 
 
@@ -215,17 +273,13 @@ def _home_displaced(design, plant, pricer, weights, start, best, index, placed: 
             trade = {rack_id: start[rack_id], other: here}
             if index.clashes(trade):
                 continue
-            design.move_racks(trade)
-            changed = plant.refresh()
-            priced = pricer.price(changed)
-            if pricer.broken(priced, list(trade), changed) is None:
-                value = pricer.objective(priced, weights)
-                if value <= best + 1e-12:
-                    best, taken = value, True
-                    at = {(design.racks[r].x, design.racks[r].y): r for r in start}
-                    continue
-            design.move_racks({rack_id: here, other: start[rack_id]})
-            plant.refresh()
+            value, undo = _tried(design, plant, pricer, weights, trade)
+            if value is not None and value <= best + 1e-12:
+                best, taken = value, True
+                # The two racks traded places: the rest of the hall stands where it stood.
+                at[start[rack_id]], at[here] = rack_id, other
+            elif value is not None:
+                _undo(design, plant, pricer, *undo)
     return best
 
 
@@ -264,6 +318,8 @@ def anneal(
     progress: Progress | None = None,
     swap_compute: bool = False,
     vary_optics: bool = False,
+    started: float | None = None,
+    reserve: bool = False,
 ) -> Run:
     """Anneal ``design`` in place (left at its best state); stops after ``iterations`` or
     ``seconds``, whichever comes first, or when ``progress`` returns False (a timed run cools
@@ -277,8 +333,14 @@ def anneal(
 
     ``vary_optics``: each switch tier's optics strategy is searched too
     (:func:`model.optimise.optics_search.descend_optics`), before the rack moves and again
-    after them."""
-    t0 = time.perf_counter()
+    after them.
+
+    ``started``: the ``time.perf_counter()`` the budget counts from (default: now; a restart
+    counts its design's read and first route too); ``reserve``: the loop leaves of ``seconds``
+    what follows it is expected to take (the put back here, the caller's pricing and report:
+    ``FINISH_SHARE`` of the set-up, from ``started`` to the first move, and
+    ``PUT_BACK_ITERATIONS`` mean iterations per rack the best state moves)."""
+    t0 = time.perf_counter() if started is None else started
     pricer = Pricer(design, plant)
     index = ClashIndex(design)  # follows the moves below; closed once the run is put back
     movable = [r for r in network_racks(design, tiers) if r not in locked]
@@ -315,8 +377,9 @@ def anneal(
             }
         )
 
+    budget = _Budget(seconds, t0, reserve)
     for i in range(iterations if movable else 0):
-        if seconds is not None and time.perf_counter() - t0 > seconds:
+        if budget.over(i):
             break
         if i % PROGRESS_EVERY == 0 and not report(i):
             stopped = True
@@ -341,7 +404,7 @@ def anneal(
         # racks it is given): asked again it would be a second ~5 ms walk of the hall at L.
         ok = pricer.broken(priced, [], changed) is None
         value = pricer.objective(priced, weights) if ok else math.inf
-        temp = unit * _temperature(i, iterations, time.perf_counter() - t0, seconds)
+        temp = unit * _temperature(i, iterations, time.perf_counter() - t0, budget.limit)
         feasible += ok
         if ok and (value <= current or rng.random() < math.exp(-(value - current) / temp)):
             accepted += 1
@@ -349,6 +412,8 @@ def anneal(
             if value < best - 1e-12:
                 best, best_priced = value, priced
                 best_places = {r: (design.racks[r].x, design.racks[r].y) for r in design.racks}
+                if budget.counts_moved:
+                    budget.moved = sum(p != pricer.start_places[r] for r, p in best_places.items())
                 if not report(i + 1):
                     stopped = True
                     break
@@ -380,8 +445,12 @@ def restart(job: dict, progress: Progress | None = None) -> dict:
     """One independent run on a fresh copy of the design (a pure, picklable Dask job):
     ``job`` holds ``design`` (file bytes), ``seed``, ``iterations``, ``weights``, ``locked``,
     ``seconds``, ``anywhere``, ``tiers``, ``swap_compute``, ``vary_optics``; returns the run's fields. ``progress``: see
-    :func:`anneal` (in-process runs only: a callback does not cross to a Dask worker)."""
+    :func:`anneal` (in-process runs only: a callback does not cross to a Dask worker). A
+    budget (``seconds``) counts from here and keeps time for after the loop (:func:`anneal`'s
+    ``reserve``)."""
     from model.files.design_file import read_design_bytes
+
+    began = time.perf_counter()
 
     design = read_design_bytes(job["design"])
     plant = RoutedLinks(design)
@@ -399,6 +468,8 @@ def restart(job: dict, progress: Progress | None = None) -> dict:
         progress,
         job.get("swap_compute", False),
         job.get("vary_optics", False),
+        started=began,
+        reserve=True,
     )
     plant.close()
     return {
