@@ -20,6 +20,9 @@ import os
 
 from cli import CliError, load_or_refuse
 
+DEFAULT_ITERATIONS = 300  # moves per restart without a time budget
+UNBOUNDED_ITERATIONS = 10**9  # with --seconds alone: the budget ends the run
+
 
 def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     parser = sub.add_parser(
@@ -54,7 +57,12 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
         metavar="DIR",
         help="also write the Pareto front of the preset objectives to DIR (one design each)",
     )
-    parser.add_argument("--iterations", type=int, default=300, help="moves tried per restart")
+    parser.add_argument(
+        "--iterations",
+        type=int,
+        help=f"moves tried per restart (default {DEFAULT_ITERATIONS}; with --seconds and no "
+        "--iterations, as many as the time allows)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="random seed (same seed, same result)")
     parser.add_argument("--restarts", type=int, default=1, help="independent runs (Dask)")
     parser.add_argument(
@@ -117,6 +125,9 @@ def run(args: argparse.Namespace) -> int:
             f"--move {args.move!r}: name rack roles among "
             + ", ".join((*MOVABLE_ROLES, MOVE_SERVERS))
         )
+    if args.iterations is None:
+        # A user who asks for a time budget means it: 300 moves end an XL run in ~18 s of 60.
+        args.iterations = DEFAULT_ITERATIONS if args.seconds is None else UNBOUNDED_ITERATIONS
     for flag, value in (("--iterations", args.iterations), ("--restarts", args.restarts)):
         if value < 1:
             raise CliError(f"{flag} must be at least 1, not {value}")

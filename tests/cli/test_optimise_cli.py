@@ -150,3 +150,30 @@ def test_move_servers_places_each_su_server_and_says_where(tmp_path, capsys):
     assert {s: optimised.devices[s].rack for s in home} == home
     done = _run(capsys, "optimize", src, "-o", out, "--move", "server")
     assert done.returncode == 2 and "servers" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_time_budget_alone_is_not_cut_short_by_the_default_move_count(
+    tmp_path, capsys, monkeypatch
+):
+    """`--seconds 60` means "search for a minute": the 300 moves of the default count would end
+    an XL run after ~18 s. Without a budget the default count holds; a count given holds too."""
+    from cli import optimise_command
+    from model.optimise import optimise as optimise_module
+
+    asked = []
+    real = optimise_module.optimise
+
+    def counted(design, weights, **kwargs):
+        asked.append((kwargs["iterations"], kwargs["seconds"]))
+        return real(design, weights, **{**kwargs, "iterations": 3})
+
+    monkeypatch.setattr(optimise_module, "optimise", counted)  # the command imports it late
+    src, out = _far_pod(tmp_path), tmp_path / "best.hall.json"
+    for extra in ([], ["--seconds", 30], ["--seconds", 30, "--iterations", 40]):
+        done = _run(capsys, "optimise", src, "-o", out, "--workers", 1, *extra)
+        assert done.returncode == 0, done.stderr
+    assert asked == [
+        (optimise_command.DEFAULT_ITERATIONS, None),
+        (optimise_command.UNBOUNDED_ITERATIONS, 30.0),
+        (40, 30.0),
+    ]
