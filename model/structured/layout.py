@@ -65,9 +65,9 @@ from model.structured.layout_records import (  # re-exported: callers read them 
     LC_ENCLOSURE,
     MPO_PANEL,
     StructuredLayout,
-    TrunkLeg,
 )
 from model.structured.layout_records import Trunk as Trunk
+from model.structured.layout_records import TrunkLeg as TrunkLeg
 from model.structured.legs import LegLayer
 from model.structured.paths import (
     PanelPool,
@@ -330,13 +330,7 @@ def _channel_legs(
             leg_no += repeat(0, n)
             continue
         trunk_ids, trunk_m, middles = _leg_tuples(path_legs, len(first.trunks) == 1)
-        trunk_legs += map(
-            TrunkLeg,
-            map(_LINK_IDS, path_legs),
-            map(_HOLDERS, path_legs),
-            trunk_ids,
-            repeat(cassettes, n),
-        )
+        trunk_legs.add(map(_LINK_IDS, path_legs), map(_HOLDERS, path_legs), trunk_ids, cassettes)
         leg_no += table.add_legs(middles, cassettes, first.group, trunk_m)
         trunk_sum += map(sum, trunk_m)
     # The members of every leg, in the same order (the paths' spans cover the legs).
