@@ -251,11 +251,9 @@ class LegLayer:
             seg_ms = [(max([horizontal[c] for c in chunk]),) for chunk in chunks]
         else:
             seg_ms = [fixed_m] * n
-        cord_offs = self._displaced(racks, run_cols, seg_ms)
-        if cord_offs is None:
-            cord_offs = repeat((0.0, 0.0), n)
-        else:
-            self._displaced_here = True
+        displaced = self._displaced(racks, run_cols, seg_ms)
+        self._displaced_here |= displaced is not None
+        cord_offs = repeat((0.0, 0.0), n) if displaced is None else displaced
         # Leg's C __init__ mapped over the columns (a zoned XL hall's 393k legs), each leg
         # with a list of its own for the trunks step 3 sets.
         legs = list(
