@@ -65,9 +65,9 @@ from model.structured.layout_records import (  # re-exported: callers read them 
     LC_ENCLOSURE,
     MPO_PANEL,
     StructuredLayout,
-    TrunkLeg,
 )
 from model.structured.layout_records import Trunk as Trunk
+from model.structured.layout_records import TrunkLeg as TrunkLeg
 from model.structured.legs import LegLayer
 from model.structured.paths import (
     PanelPool,
@@ -290,8 +290,8 @@ def _channel_legs(
     layout: StructuredLayout, table: ChannelTable, laid: LegLayer, distance, lean: bool = False
 ) -> tuple:
     """Step 4's legs: each added to the table with the elements its channels share, a path's
-    legs at a time (step 2 lays them path by path, ``laid.paths`` their spans, and they
-    share its racks, ends and shape).
+    legs at a time (step 2 lays them path by path, ``laid.paths`` their spans and whether a
+    leg may have a panel in a patch rack, and they share its racks, ends and shape).
 
     Returns columns, one value per leg: (table leg, the cords' rack distances A and B, the
     trunks' length, its members). ``lean``: only what the cords' lengths read (distances and
@@ -302,7 +302,7 @@ def _channel_legs(
     trunk_sum: list[float] = []
     trunk_legs = layout.legs
     all_legs = laid.legs
-    for start, end in laid.paths:
+    for start, end, displaced in laid.paths:
         path_legs = all_legs[start:end]
         first = path_legs[0]
         rack_a, rack_b, cassettes = first.ends
@@ -310,7 +310,7 @@ def _channel_legs(
         # A cord runs from its device to the leg's end panel, in the device's rack or (a
         # panel named in another rack) over to it.
         far_a, far_b = distance(rack_a, first.racks[0]), distance(rack_b, first.racks[-1])
-        if any(leg.cord_off_m != (0.0, 0.0) for leg in path_legs):
+        if displaced and any(leg.cord_off_m != (0.0, 0.0) for leg in path_legs):
             # A panel in a patch rack: that end's cord runs on to it (LegLayer's displace).
             dist_a += [
                 far_a + leg.cord_off_m[0] if leg.cord_off_m[0] else far_a for leg in path_legs
@@ -330,13 +330,7 @@ def _channel_legs(
             leg_no += repeat(0, n)
             continue
         trunk_ids, trunk_m, middles = _leg_tuples(path_legs, len(first.trunks) == 1)
-        trunk_legs += map(
-            TrunkLeg,
-            map(_LINK_IDS, path_legs),
-            map(_HOLDERS, path_legs),
-            trunk_ids,
-            repeat(cassettes, n),
-        )
+        trunk_legs.add(map(_LINK_IDS, path_legs), map(_HOLDERS, path_legs), trunk_ids, cassettes)
         leg_no += table.add_legs(middles, cassettes, first.group, trunk_m)
         trunk_sum += map(sum, trunk_m)
     # The members of every leg, in the same order (the paths' spans cover the legs).

@@ -8,6 +8,7 @@ module that imports them.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import msgspec
@@ -60,6 +61,66 @@ class TrunkLeg(msgspec.Struct, frozen=True, gc=False):
     cassettes: bool = False
 
 
+class TrunkLegs(Sequence):
+    """Every trunk leg of a layout, in layout order, as columns: per leg its links, holders
+    and trunk ids (tuples the layout's legs share) and whether its end points are cassettes.
+
+    A :class:`TrunkLeg` is made when one is read (the NetBox export reads them all, the other
+    outputs none): a zoned XL hall has 393k legs, which as objects were made on every layout
+    and held for as long as it lived. Iterating makes them once and keeps them."""
+
+    __slots__ = ("links", "holders", "trunks", "cassettes", "_made")
+    __hash__ = None  # type: ignore[assignment]  # compared by value, as a list of legs was
+
+    def __init__(self) -> None:
+        self.links: list[tuple[str, ...]] = []
+        self.holders: list[tuple[str, ...]] = []
+        self.trunks: list[tuple[str, ...]] = []
+        self.cassettes: list[bool] = []
+        self._made: list[TrunkLeg] | None = None
+
+    def add(self, links: Iterable, holders: Iterable, trunks: Iterable, cassettes: bool) -> None:
+        """Append legs: their links, holders and trunk ids (columns of equal length)."""
+        start = len(self.links)
+        self.links += links
+        self.holders += holders
+        self.trunks += trunks
+        self.cassettes += [cassettes] * (len(self.links) - start)
+        self._made = None
+
+    def __len__(self) -> int:
+        return len(self.links)
+
+    def __getitem__(self, index):
+        if self._made is not None:
+            return self._made[index]
+        if isinstance(index, slice):
+            return [self[k] for k in range(*index.indices(len(self)))]
+        return TrunkLeg(
+            self.links[index], self.holders[index], self.trunks[index], self.cassettes[index]
+        )
+
+    def __iter__(self) -> Iterator[TrunkLeg]:
+        if self._made is None:
+            self._made = list(map(TrunkLeg, self.links, self.holders, self.trunks, self.cassettes))
+        return iter(self._made)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, TrunkLegs):
+            return (self.links, self.holders, self.trunks, self.cassettes) == (
+                other.links,
+                other.holders,
+                other.trunks,
+                other.cassettes,
+            )
+        if isinstance(other, list):
+            return list(self) == other
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"TrunkLegs({len(self)} legs)"
+
+
 @dataclass
 class StructuredLayout:
     style: str
@@ -74,7 +135,7 @@ class StructuredLayout:
     # per port (800G SR8, duplex links of several pairs): the skew check's.
     leg_lengths_m: dict[str, list[float]] = field(default_factory=dict)
     panel_use: dict[str, tuple[int, int]] = field(default_factory=dict)  # placed: (used, of)
-    legs: list[TrunkLeg] = field(default_factory=list)  # every trunk leg, in layout order
+    legs: TrunkLegs = field(default_factory=TrunkLegs)  # every trunk leg, in layout order
     findings: list[Finding] = field(default_factory=list)
 
     def panel_counts(self, catalog: StructuredCatalog | None = None) -> dict[str, int]:

@@ -58,10 +58,13 @@ class LegLayer:
         # one's segment number (lists grown a run at a time, not a tuple per segment).
         self.segments: dict[tuple, tuple[list[Leg], list[int]]] = {}
         # Each leg and its members (rows of the ChannelColumns of :meth:`lay`), in layout
-        # order, as two columns; and per path laid, the span of its legs there (first, end).
+        # order, as two columns; and per path laid, the span of its legs there (first, end)
+        # and whether any of them may have a panel in a patch rack (else every leg's
+        # ``cord_off_m`` is (0, 0): step 4 need not read 393k of them at zoned XL).
         self.legs: list[Leg] = []
         self.chunks: list[list[int]] = []
-        self.paths: list[tuple[int, int]] = []
+        self.paths: list[tuple[int, int, bool]] = []
+        self._displaced_here = False
         self.columns: ChannelColumns | None = None
         self.cassette_no: dict[str, int] = {}
         # One Element per panel (frozen, so the channels through it can share it).
@@ -131,10 +134,10 @@ class LegLayer:
                 # same panel (so the order of takes between them does not matter): the usual
                 # path, and a path whose racks spill into patch racks of their own.
                 lay = self._lay_in_columns
-            start = len(self.legs)
+            start, self._displaced_here = len(self.legs), False
             lay(group, points, chunks, (racks, leg_ends, own_route, fixed_m), (mode, width), flat)
             if len(self.legs) > start:
-                self.paths.append((start, len(self.legs)))
+                self.paths.append((start, len(self.legs), self._displaced_here))
 
     def _ids_and_horizontal(self) -> tuple[list[str], list[float]]:
         """The members' link ids and horizontal lengths (m), by row."""
@@ -182,6 +185,7 @@ class LegLayer:
             home = self.pool.home  # panels taken in patch racks (filled as the legs are laid)
             if home and not home.keys().isdisjoint(holders):
                 _displace(leg, home, self.design.racks)
+                self._displaced_here = True
             self.legs.append(leg)
             self.chunks.append(chunk)
             for s in range(len(seg_m)):
@@ -247,7 +251,9 @@ class LegLayer:
             seg_ms = [(max([horizontal[c] for c in chunk]),) for chunk in chunks]
         else:
             seg_ms = [fixed_m] * n
-        cord_offs = self._displaced(racks, run_cols, seg_ms) or repeat((0.0, 0.0), n)
+        displaced = self._displaced(racks, run_cols, seg_ms)
+        self._displaced_here |= displaced is not None
+        cord_offs = repeat((0.0, 0.0), n) if displaced is None else displaced
         # Leg's C __init__ mapped over the columns (a zoned XL hall's 393k legs), each leg
         # with a list of its own for the trunks step 3 sets.
         legs = list(

@@ -16,7 +16,7 @@ import math
 from collections import deque
 from collections.abc import Iterable
 from itertools import chain, repeat
-from operator import attrgetter, getitem, setitem
+from operator import attrgetter, getitem, itemgetter, setitem
 
 import numpy as np
 
@@ -28,6 +28,7 @@ from model.structured.layout_records import StructuredLayout, Trunk
 from model.structured.stock_lengths import stock_lengths_at
 
 _LINK_IDS, _SEG_M, _TRUNKS = attrgetter("link_ids"), attrgetter("seg_m"), attrgetter("trunks")
+_FIRST, _SECOND, _THIRD, _FOURTH = map(itemgetter, range(4))
 _TRUNK: ElementKind = "trunk"
 
 
@@ -128,13 +129,31 @@ class _Cut:
 
 def _cut(catalog, segments: dict) -> _Cut:
     """Each panel pair's legs cut into trunks: the smallest part that carries all the legs
-    left, else the largest (a part per (mode, width, legs left), found once)."""
+    left, else the largest. Pairs of the same mode, leg width and number of legs are cut
+    alike, so each such *plan* (the trunks' first legs within the pair, their parts) is
+    worked out once, and the trunks of all pairs are spread from the plans by numpy: a zoned
+    XL hall has ~100k panel pairs and a handful of plans (a loop body per pair was ~0.1 s)."""
     cut = _Cut()
-    # The trunk parts per (mode, leg width): a zoned XL hall has ~100k panel pairs and a few
-    # of these, each a sort and bend-radius check of the catalog's trunks.
+    if not segments:
+        return cut
+    values = list(segments.values())
+    pair_legs = list(map(_FIRST, values))
+    cut.legs = list(chain.from_iterable(pair_legs))
+    cut.seg_nos = list(chain.from_iterable(map(_SECOND, values)))
+    cut.seg_m = list(map(getitem, map(_SEG_M, cut.legs), cut.seg_nos))
+    cut.link_ids = list(map(_LINK_IDS, cut.legs))
+    sizes = list(map(len, pair_legs))
+    # The trunk parts per (mode, leg width), and the plan per (mode, width, legs).
     parts_of: dict[tuple[str, int], list] = {}
-    fit_of: dict[tuple[str, int, int], TrunkPart | None] = {}  # (mode, width, legs) -> part
-    for (panel_a, panel_b, mode, width), (seg_legs, seg_nos) in segments.items():
+    plan_no: dict[tuple[str, int, int], int] = {}
+    plan_key = [
+        plan_no.setdefault((mode, width, n), len(plan_no))
+        for (_, _, mode, width), n in zip(segments, sizes, strict=True)
+    ]
+    offsets: list[int] = []  # the plans' trunks, plan after plan: first leg, part
+    plan_parts: list[TrunkPart | None] = []
+    plan_first: list[int] = []
+    for mode, width, n_legs in plan_no:
         parts = parts_of.get((mode, width))
         if parts is None:
             parts = parts_of[(mode, width)] = _bendable(
@@ -144,32 +163,33 @@ def _cut(catalog, segments: dict) -> _Cut:
                     key=lambda t: t.fibres,
                 ),
             )
-        base = len(cut.seg_m)
-        cut.legs += seg_legs
-        cut.seg_nos += seg_nos
-        cut.seg_m += map(getitem, map(_SEG_M, seg_legs), seg_nos)
-        cut.link_ids += map(_LINK_IDS, seg_legs)
-        i, n_legs, k0 = 0, len(seg_legs), len(cut.starts)
+        plan_first.append(len(offsets))
+        i = 0
         while i < n_legs:
             remaining = n_legs - i
-            fit_key = (mode, width, remaining)
-            if fit_key in fit_of:
-                tpart = fit_of[fit_key]
-            else:
-                fit = [p for p in parts if p.fibres // width >= remaining]
-                tpart = fit_of[fit_key] = (
-                    fit[0]
-                    if fit
-                    else (max(parts, key=lambda p: p.fibres // width) if parts else None)
-                )
-            cut.starts.append(base + i)
-            cut.parts.append(tpart)
+            fit = [p for p in parts if p.fibres // width >= remaining]
+            tpart = (
+                fit[0] if fit else (max(parts, key=lambda p: p.fibres // width) if parts else None)
+            )
+            offsets.append(i)
+            plan_parts.append(tpart)
             i += min(remaining, tpart.fibres // width) if tpart else 1
-        k = len(cut.starts) - k0
-        cut.modes += [mode] * k
-        cut.widths += [width] * k
-        cut.panel_a += [panel_a] * k
-        cut.panel_b += [panel_b] * k
+    plan_first.append(len(offsets))
+    first = np.asarray(plan_first, dtype=np.int64)
+    plan = np.asarray(plan_key, dtype=np.int64)
+    k = (first[1:] - first[:-1])[plan]  # trunks per pair
+    trunk_pair = np.repeat(np.arange(len(plan)), k)
+    # Each trunk's place within its pair's plan, and the pair's first leg in the columns.
+    within = np.arange(len(trunk_pair)) - np.repeat(np.cumsum(k) - k, k)
+    at = first[:-1][plan[trunk_pair]] + within
+    base = np.cumsum(sizes) - np.asarray(sizes, dtype=np.int64)
+    cut.starts = (base[trunk_pair] + np.asarray(offsets, dtype=np.int64)[at]).tolist()
+    cut.parts = list(map(plan_parts.__getitem__, at.tolist()))
+    keys = list(segments)  # each trunk's pair: (panel A, panel B, mode, width)
+    if len(trunk_pair) != len(keys):  # some pair has several trunks
+        keys = list(map(keys.__getitem__, trunk_pair.tolist()))
+    cut.panel_a, cut.panel_b = list(map(_FIRST, keys)), list(map(_SECOND, keys))
+    cut.modes, cut.widths = list(map(_THIRD, keys)), list(map(_FOURTH, keys))
     return cut
 
 
