@@ -105,6 +105,9 @@ def test_a_tray_corner_drop_is_rerouted_on_the_worker(hall_window, qtbot, monkey
     corner = design.trays[tray_id].points[0]
     gate = _Gate(monkeypatch)
     gate.analysis_open.clear()
+    # Held until the checks below are done: let go by itself after GUI_EVENTS ticks, a worker
+    # that re-routes fast could publish before waitUntil next looked (seen on a loaded machine)
+    gate.auto = False
     gate.timer.start()
     try:
         end = _drag_corner(window, tray_id, 1.2)
@@ -116,6 +119,9 @@ def test_a_tray_corner_drop_is_rerouted_on_the_worker(hall_window, qtbot, monkey
         # The re-route waits on the worker; the plan says so and the live plant is as it was.
         assert feed.rerouting and window.scene.rerouting
         assert (plant.routed_m == before).all()
+        # The GUI thread goes on handling events while the worker waits
+        qtbot.waitUntil(lambda: gate.ticks >= GUI_EVENTS, timeout=10_000)
+        gate.open.set()
         # Re-routed, the copy comes back before its analysis: the plan's cables first.
         qtbot.waitUntil(lambda: not feed.rerouting, timeout=20_000)
         assert not window.analysis_docks.runner.fresh
