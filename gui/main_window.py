@@ -41,6 +41,7 @@ from gui.runtime.heap_reuse import reuse_freed_heap
 from gui.window_layout import ELEVATION_DOCK_PX, SIDE_DOCK_PX
 from model.common.wording import count
 from model.design import clipboard
+from model.runtime.gc_policy import note_released
 from model.runtime.version import version
 
 MODES = (  # (key, label, shortcut, interaction class)
@@ -587,7 +588,9 @@ class MainWindow(QMainWindow):
 def _release(document: Document) -> None:
     """The window lets go of ``document``: its plant stops following the design and its undo
     stack is deleted. Why the stack explicitly: QUndoView.setStack hands it to C++ (PySide), and
-    the view does not delete it, so it outlived its window with every command and design in it."""
+    the view does not delete it, so it outlived its window with every command and design in it.
+    The cycles left frozen are collected on the collector's next tick (note_released)."""
+    note_released()
     close_feed(document.plant)
     document.plant.close()
     document.stack.clear()  # its commands die now, in order, not when the collector gets to them

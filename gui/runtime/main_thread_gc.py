@@ -17,7 +17,7 @@ import gc
 
 from PySide6.QtCore import QCoreApplication, QObject, QTimer
 
-from model.runtime.gc_policy import design_building
+from model.runtime.gc_policy import design_building, settle_released
 
 COLLECTOR_NAME = "hallwright-main-thread-gc"
 INTERVAL_MS = 1000  # as pyqtgraph's; a tick with nothing over threshold costs microseconds
@@ -38,8 +38,11 @@ class MainThreadCollector(QObject):
 
     def collect_due(self) -> None:
         """Collect the generations whose allocation counts passed their thresholds (none while
-        a worker builds a design: model.runtime.gc_policy.design_building)."""
+        a worker builds a design: model.runtime.gc_policy.design_building), or everything once
+        a window let go of a document (model.runtime.gc_policy.settle_released)."""
         if design_building():
+            return
+        if settle_released():  # a closed document's frozen cycles (gc_policy.note_released)
             return
         count0, count1, count2 = gc.get_count()
         if count0 > self.threshold[0]:

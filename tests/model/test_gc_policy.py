@@ -1,4 +1,5 @@
-"""model.runtime.gc_policy.collector_paused: the collector off inside, back as it was after."""
+"""model.runtime.gc_policy: collector_paused (the collector off inside, back as it was after)
+and settle_released (a let-go document's frozen cycles collected once noted, not before)."""
 
 from __future__ import annotations
 
@@ -92,3 +93,33 @@ def test_records_are_not_tracked_and_a_dropped_design_is_freed_without_a_collect
     dropped = weakref.ref(design)
     del design, records, rack, removed
     assert dropped() is None
+
+
+class _Node:
+    """A reference cycle of one object, as a closed window's helpers make with their window."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_a_frozen_cycle_let_go_of_is_collected_by_settle_released_only_once_noted():
+    import weakref
+
+    from model.runtime import gc_policy
+
+    gc_policy.settle_released()  # nothing left over from another test
+    node = _Node()
+    gone = weakref.ref(node)
+    gc.freeze()  # as the editor does after opening a document and after each analysis
+    try:
+        del node
+        gc.collect()
+        assert gone() is not None  # frozen: skipped by every collection
+        assert not gc_policy.settle_released()  # nothing noted: no full collection
+        assert gone() is not None
+        gc_policy.note_released()
+        assert gc_policy.released_pending()
+        assert gc_policy.settle_released()
+        assert gone() is None and not gc_policy.released_pending()
+    finally:
+        gc.unfreeze()

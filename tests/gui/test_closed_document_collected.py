@@ -1,0 +1,73 @@
+"""A document the editor let go of is freed (issue #36): its design, plant feed and scene are
+collected by the editor's own collector (gui.runtime.main_thread_gc), without a test calling
+``gc.unfreeze()``.
+
+Why it needs a test: a window and its document are one graph of reference cycles, frozen while
+they lived (model.runtime.gc_policy; the editor freezes after opening a document and after each
+analysis). Frozen objects are skipped by every collection, so before the fix a closed window
+kept its document, plant feed and scene until the next design was settled, and the previous
+file's until the one after it (see gc_policy.note_released)."""
+
+from __future__ import annotations
+
+import weakref
+from pathlib import Path
+
+from gui.document.plant_feed import feed_for
+from gui.edit.commands import MoveRacksCommand
+from tests.gui.conftest import close_quietly, make_window, wait_until_idle
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "resources" / "examples" / "small-pod.hall.json"
+TICKS_MS = 10_000  # the collector ticks every second; a loaded machine may be late
+
+
+def _edit(window, qtbot) -> None:
+    """One undo command and one analysis: the runner freezes what it made, as in the editor."""
+    design = window.document.design
+    rack = next(iter(design.racks.values()))
+    window.scene.push(MoveRacksCommand(design, {rack.id: (rack.x + 0.6, rack.y)}))
+    wait_until_idle(qtbot)
+    qtbot.waitUntil(lambda: window.analysis_docks.runner.fresh, timeout=20_000)
+
+
+def _watch(window) -> dict[str, weakref.ref]:
+    document = window.document
+    return {
+        "document": weakref.ref(document),
+        "design": weakref.ref(document.design),
+        "plant feed": weakref.ref(feed_for(document.design, document.plant)),
+        "scene": weakref.ref(window.scene),
+    }
+
+
+def _wait_collected(qtbot, watched: dict[str, weakref.ref]) -> None:
+    def gone() -> None:
+        alive = [name for name, ref in watched.items() if ref() is not None]
+        assert not alive, f"still alive: {alive}"
+
+    qtbot.waitUntil(gone, timeout=TICKS_MS)
+
+
+def test_a_closed_windows_document_feed_and_scene_are_collected(qtbot, tmp_path):
+    for _ in range(3):
+        window = make_window(qtbot, tmp_path, EXAMPLE)
+        wait_until_idle(qtbot)
+        _edit(window, qtbot)
+        watched = _watch(window)
+        close_quietly(window)
+        del window
+        _wait_collected(qtbot, watched)
+
+
+def test_the_previous_files_document_feed_and_scene_are_collected(qtbot, tmp_path):
+    """File > Open in the same window: each previous document goes while the window lives."""
+    window = make_window(qtbot, tmp_path, EXAMPLE)
+    wait_until_idle(qtbot)
+    for _ in range(3):
+        _edit(window, qtbot)
+        window.document.stack.setClean()  # no unsaved-changes prompt
+        watched = _watch(window)
+        assert window.open_path(EXAMPLE)
+        wait_until_idle(qtbot)
+        _wait_collected(qtbot, watched)
+    close_quietly(window)
