@@ -68,8 +68,9 @@ def add_parser(sub: argparse._SubParsersAction, name: str) -> None:
     parser.add_argument(
         "--seconds",
         type=float,
-        help="time budget per restart, the search's set-up, clean-up and report included "
-        "(the result comes in about this time; the file's load and save are outside it)",
+        help="time budget of each restart, its set-up, clean-up and report included: one "
+        "restart's result comes in about this time (restarts beyond --workers run one after "
+        "another); the file's load and save are outside it",
     )
     parser.add_argument(
         "--anywhere",

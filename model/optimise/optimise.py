@@ -91,8 +91,10 @@ def optimise(
     ``swap_compute``: a moving rack may also trade places with a compute rack of its size;
     ``vary_optics``: each switch tier's optics strategy is searched too (pluggable, linear,
     co-packaged where its switches support it: :mod:`model.optimise.optics_moves`).
-    ``seconds``: each restart's budget, counted from this call (the copy read here too), so a
-    single run's result comes in about ``seconds`` (:func:`model.optimise.search.restart`)."""
+    ``seconds``: each restart's budget, less what this call spent before the runs (the copy
+    read here), counted from the restart's own start, so a single run's result comes in about
+    ``seconds``; restarts that run one after another take about that each
+    (:func:`model.optimise.search.restart`)."""
     began = time.perf_counter()
     data = design_to_bytes(design) if data is None else data
     copy = read_design_bytes(data)

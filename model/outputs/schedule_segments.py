@@ -496,7 +496,8 @@ def _fill(out, at: np.ndarray, values: dict, pre_a: tuple, pre_b: tuple, turned)
         else:
             out[column[name]][at] = cells.cells() if isinstance(cells, Coded) else cells
 
-    assert len(values) + 1 + 2 * len(pre_a[1:]) == len(SCHEDULE_COLUMNS)
+    if len(values) + 1 + 2 * len(pre_a[1:]) != len(SCHEDULE_COLUMNS):  # kept under python -O
+        raise AssertionError("the segment rows do not fill every schedule column")
     for name, cells in {**values, "label": label}.items():
         put(name, cells)
     # Each end's field picked as it is put: the 14 picked columns held at once were ~40 MB

@@ -186,7 +186,7 @@ def _cut(catalog, segments: dict) -> _Cut:
     cut.starts = (base[trunk_pair] + np.asarray(offsets, dtype=np.int64)[at]).tolist()
     cut.parts = list(map(plan_parts.__getitem__, at.tolist()))
     keys = list(segments)  # each trunk's pair: (panel A, panel B, mode, width)
-    if len(trunk_pair) != len(keys):  # some pair has several trunks
+    if not (k == 1).all():  # some pair has several trunks (or, were one ever empty, none)
         keys = list(map(keys.__getitem__, trunk_pair.tolist()))
     cut.panel_a, cut.panel_b = list(map(_FIRST, keys)), list(map(_SECOND, keys))
     cut.modes, cut.widths = list(map(_THIRD, keys)), list(map(_FOURTH, keys))

@@ -29,8 +29,8 @@ def test_budget_counts_from_started_and_keeps_a_reserve(monkeypatch):
     # A reserve for after the loop as long as the set-up's share: a budget that short
     # leaves no loop.
     monkeypatch.setattr(search, "FINISH_SHARE", 1e9)
-    assert _anneal(seconds=1.0, reserve=True).iterations == 0
-    assert _anneal(seconds=1.0).iterations == 50
+    assert _anneal(seconds=30.0, reserve=True).iterations == 0
+    assert _anneal(seconds=30.0).iterations == 50  # the reserve, not the budget, stopped it
     # Moved racks keep time for their put back: a best state that moves a rack ends the
     # loop when that reserve outgrows what is left.
     monkeypatch.setattr(search, "FINISH_SHARE", 0.0)
