@@ -1,6 +1,8 @@
 """The layout's trunk legs kept as columns (model.structured.layout_records.TrunkLegs): read one
-at a time, sliced or iterated, they are the TrunkLeg records the layout made before, and no
-record is made until one is read."""
+at a time, sliced or iterated, they are the TrunkLeg records of their columns, and no record is
+made until one is read. What the columns hold (each leg's links, holders, trunks, cassettes) is
+checked by what reads them: the NetBox export's digests in test_structured_outputs_fixed, which
+are those of the code that appended TrunkLeg records one by one."""
 
 from __future__ import annotations
 
