@@ -107,26 +107,9 @@ def switches_off_the_tiers(
     return {k: v for k, v in out.items() if v}
 
 
-def rack_power(
-    design: Design,
-    dev: DeviceFigures,
-    plug_w: dict[str, float] | None,
-    plug_w_max: dict[str, float] | None,
-) -> tuple[dict[str, float], dict[str, float]]:
-    """Typical and maximum W per rack: devices plus the plugs in their cages (by device id)."""
-    typ = dict(dev.rack_typical_w)
-    mx = dict(dev.rack_max_w)
-    devices = design.devices
-    for table, plugs in ((typ, plug_w), (mx, plug_w_max)):
-        for device_id, watts in (plugs or {}).items():
-            device = devices.get(device_id)
-            if device is not None and device.rack in table:
-                table[device.rack] += watts
-    return typ, mx
-
-
 class RackPowerSums:
-    """:func:`rack_power` for one analyzer, each plug device's rack found once: kept while the
+    """Typical and maximum W per rack: devices plus the plugs in their cages (by device id),
+    for one analyzer, each plug device's rack found once: kept while the
     device figures (made again after any device or rack edit) and the plug dicts' device ids
     stand, as after a tray edit, which re-chooses some media and so gives new dicts of the
     same devices. Summed column-wise (np.add.at adds in the dicts' order, one IEEE addition
@@ -144,7 +127,7 @@ class RackPowerSums:
         plug_w: dict[str, float] | None,
         plug_w_max: dict[str, float] | None,
     ) -> tuple[dict[str, float], dict[str, float]]:
-        """:func:`rack_power` of the same arguments; the previous sums when the figures and
+        """Per rack, (typical, max) W; the previous sums when the figures and
         dicts are the same objects (the plant cache hands back the same dicts when no plug
         changed: a rack move that keeps every medium)."""
         sums = self._sums

@@ -1,13 +1,33 @@
-"""Rack power summed column-wise with each plug device's rack kept (RackPowerSums) equals
-rack_power's loop to the last bit: plug watts changed, devices gaining plugs, ids of no device,
-another device figures object, and the same dicts handed back."""
+"""Rack power summed column-wise with each plug device's rack kept (RackPowerSums) equals the
+plain loop (rack_power below, the analyzer's rule before) to the last bit: plug watts changed,
+devices gaining plugs, ids of no device, another device figures object, the same dicts."""
 
 from __future__ import annotations
 
 import random
 
-from model.analysis.devices import RackPowerSums, device_figures, rack_power
+from model.analysis.devices import RackPowerSums, device_figures
 from tests.benchmarks.synthetic import synthetic_hall
+
+
+# The oracle: the sums as one addition per plug in the dicts' order, as the analyzer made them
+# before RackPowerSums (moved here from model/analysis/devices.py, where nothing else used it).
+def rack_power(
+    design,
+    dev,
+    plug_w: dict[str, float] | None,
+    plug_w_max: dict[str, float] | None,
+) -> tuple[dict[str, float], dict[str, float]]:
+    """Typical and maximum W per rack: devices plus the plugs in their cages (by device id)."""
+    typ = dict(dev.rack_typical_w)
+    mx = dict(dev.rack_max_w)
+    devices = design.devices
+    for table, plugs in ((typ, plug_w), (mx, plug_w_max)):
+        for device_id, watts in (plugs or {}).items():
+            device = devices.get(device_id)
+            if device is not None and device.rack in table:
+                table[device.rack] += watts
+    return typ, mx
 
 
 def _plugs(rng: random.Random, ids: list[str]) -> dict[str, float]:
