@@ -7,19 +7,16 @@ import numpy as np
 import pytest
 
 import model.structured.channel_groups as channel_groups
-from cli import run_cli
 from model.design.bulk_load import loaded_link_codes
 from model.engine.routed_links import RoutedLinks
 from model.files.design_file import load_design
 from model.structured.channels import plant_fibres
+from tests.model.zoned_halls import zoned_fat_tree_file
 
 
 @pytest.fixture(scope="module")
 def zoned(tmp_path_factory):
-    path = tmp_path_factory.mktemp("zoned") / "ft4z.hall.json"
-    args = ["generate", "fat-tree", "--k", "4", "--switch", "qm9700", "--cabling", "zones"]
-    assert run_cli([*args, "-o", str(path)]) == 0
-    return path
+    return zoned_fat_tree_file(tmp_path_factory)
 
 
 def _end_key(plant) -> np.ndarray:

@@ -12,19 +12,16 @@ import pytest
 import model.plant.structured as plant_structured
 import model.runtime.forked_call as forked_call
 import model.structured.layout as layout_module
-from cli import run_cli
 from model.engine.routed_links import RoutedLinks
 from model.files.design_file import load_design
 from model.outputs.bom_files import export_bom
 from model.plant.physical_plant import build_plant
+from tests.model.zoned_halls import zoned_fat_tree_file
 
 
 @pytest.fixture(scope="module")
 def zoned(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("zoned") / "ft4z.hall.json"
-    args = ["generate", "fat-tree", "--k", "4", "--switch", "qm9700", "--cabling", "zones"]
-    assert run_cli([*args, "-o", str(path)]) == 0
-    return path
+    return zoned_fat_tree_file(tmp_path_factory)
 
 
 def _counting(monkeypatch) -> list[int]:

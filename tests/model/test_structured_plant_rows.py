@@ -9,21 +9,18 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from cli import run_cli
 from model.analysis.tray_trunks import trunk_load
 from model.engine.routed_links import RoutedLinks
 from model.files.design_file import load_design
 from model.plant.physical_plant import build_plant
 from model.structured.channels import kept_plant_rows, rows_in_plant
 from model.structured.layout import structured_layout
+from tests.model.zoned_halls import zoned_fat_tree_file
 
 
 @pytest.fixture(scope="module")
 def zoned(tmp_path_factory):
-    path = tmp_path_factory.mktemp("zoned") / "ft4z.hall.json"
-    args = ["generate", "fat-tree", "--k", "4", "--switch", "qm9700", "--cabling", "zones"]
-    assert run_cli([*args, "-o", str(path)]) == 0
-    return path
+    return zoned_fat_tree_file(tmp_path_factory)
 
 
 def _by_index(plant, link_ids) -> list[int]:
