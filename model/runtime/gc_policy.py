@@ -90,9 +90,10 @@ _building_lock = threading.Lock()
 
 def design_building() -> bool:
     """Whether a design is being built or other work runs under :func:`collector_waits` (on
-    any thread): all its objects are then young, and make no garbage cycles. The editor's collector on the GUI thread (gui.runtime.main_thread_gc)
-    waits: a young collection there walked what a loading worker had built so far (~50 ms of
-    the GUI thread at XL) and found nothing."""
+    any thread): all its objects are then young, and make no garbage cycles. The editor's
+    collector on the GUI thread (gui.runtime.main_thread_gc) waits: a young collection there
+    walked what a loading worker had built so far (~50 ms of the GUI thread at XL) and found
+    nothing."""
     return _building > 0
 
 
