@@ -71,7 +71,9 @@ def refresh_in_steps(plant: RoutedLinks) -> set[str]:
 def retray(snap: RoutedLinks) -> tuple[RoutedLinks, AbstractSet[str]]:
     """A writable copy of ``snap`` (a snapshot taken with its pending tray edits) with those
     edits applied and every route named: (the copy, ids of the links whose length, ordered
-    length or medium changed). Runs on any thread: it reads ``snap`` only.
+    length or medium changed). Runs on any thread: it reads ``snap`` only, but for the output
+    columns ``snap`` handed over writeable (its own copies, which the copy takes and writes;
+    ``snap`` is then spent: only the copy is read after).
 
     The ids are a :class:`~model.engine.changed_rows.ChangedRows` over the snapshot's id list
     (never changed): named only if a listener reads them (~52 ms of the worker's CPU at XL
@@ -129,11 +131,12 @@ def adopt(live: RoutedLinks, worked: RoutedLinks, applied: tuple[Change, ...]) -
 
 
 def _thawed(value):
-    """A writable copy of one attribute of a snapshot: arrays copied, containers one level
-    (their elements are immutable or replaced, never changed in place), dataclasses of arrays
-    (the attachments) field by field."""
+    """A writable copy of one attribute of a snapshot: arrays copied (except an array the
+    snapshot left writeable, handed to this copy alone: model.engine.snapshot._hand_over),
+    containers one level (their elements are immutable or replaced, never changed in place),
+    dataclasses of arrays (the attachments) field by field."""
     if isinstance(value, np.ndarray):
-        return value.copy()
+        return value if value.flags.writeable else value.copy()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return dataclasses.replace(
             value,

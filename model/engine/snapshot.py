@@ -295,7 +295,10 @@ def freeze_plant(
                 },
             )
             before = None
-        setattr(snap, name, _copy_container(value, buffers, before))
+        copied = _copy_container(value, buffers, before)
+        if pending and name in OUTPUT_COLUMNS and type(copied) is np.ndarray:
+            _hand_over(copied, value, before)
+        setattr(snap, name, copied)
     if unnamed:  # named on the worker into a copy of its own (PlantRouting.route_keys)
         snap.route_generation = plant.route_generation + 1
         plant.route_generation += 2
@@ -306,6 +309,17 @@ def freeze_plant(
     snap._subscription = _Detached()
     snap.plant_identity = getattr(plant, "plant_identity", id(plant))
     return snap
+
+
+def _hand_over(copied: np.ndarray, value: np.ndarray, earlier) -> None:
+    """Leave a tray-pending snapshot's copy of an output column writeable when it is this
+    snapshot's alone (copied here, not shared with an earlier snapshot nor the plant's own
+    read-only array): the worker's re-route then writes into it instead of copying it once
+    more (model.engine.retray_copy: ~10 ms of the XL worker's CPU per drop). A writeable array
+    is never shared by a later snapshot (_same_bits), and it stays out of reuse while the job
+    holds it (_Buffers); the worker makes it read-only once written (retray_copy.frozen)."""
+    if copied is not earlier and copied is not value:
+        copied.flags.writeable = True
 
 
 def _copy_container(value, buffers: _Buffers | None = None, earlier=None):
