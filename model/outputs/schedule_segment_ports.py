@@ -214,7 +214,13 @@ def _ranges_per_code(codes: np.ndarray, ports: np.ndarray, n: int) -> list[str |
     lo, hi = ports[starts].tolist(), ports[ends].tolist()
     runs = [f"R{a}" if a == b else f"R{a}-R{b}" for a, b in zip(lo, hi, strict=True)]
     run_code = codes[starts]
-    bounds = np.flatnonzero(np.r_[True, run_code[1:] != run_code[:-1]]).tolist()
-    for s, e, code in zip(bounds, [*bounds[1:], len(runs)], run_code[bounds].tolist(), strict=True):
-        out[code] = ",".join(runs[s:e])
-    return out
+    first = np.flatnonzero(np.r_[True, run_code[1:] != run_code[:-1]])
+    last = np.r_[first[1:], len(runs)]
+    # Most trunks' legs take one run of ports (~0.2 M trunk ends at zoned XL): their text is
+    # the run's, placed by one gather; only the others are joined one by one
+    one = last - first == 1
+    cells = np.full(n, None, dtype=object)
+    cells[run_code[first[one]]] = np.array(runs, dtype=object)[first[one]]
+    for s, e in zip(first[~one].tolist(), last[~one].tolist(), strict=True):
+        cells[run_code[s]] = ",".join(runs[s:e])
+    return cells.tolist()

@@ -334,15 +334,18 @@ class _Segments:
     def _cord_routes(from_rack: Coded, to_rack: Coded, turned: np.ndarray) -> Coded:
         """A cord's route: ``(in rack)``, or the racks it runs between when its panel stands in
         a patch rack of the run (model.generators.patch_racks), the way its length was counted;
-        from the row's A end. Made once per (from, to, turned) code."""
-        size = max(len(to_rack.values), 1)
-        # int64: the codes may be int32 (CodedOut's), whose product with ``size`` overflows
-        key = (from_rack.codes.astype(np.int64) * size + to_rack.codes) * 2 + turned
+        from the row's A end. Made once per distinct (from, to, turned) rack name: the ends'
+        codes count devices and patch points (a device end's values are one per device, both
+        ends' lists laid end to end), ~130k keys at zoned XL for a few thousand rack pairs."""
+        from_names, from_codes = _by_value(from_rack)
+        to_names, to_codes = _by_value(to_rack)
+        size = max(len(to_names), 1)
+        key = (from_codes * size + to_codes) * 2 + turned
         uniq, inverse = unique_inverse(key)
         values = []
         for k in uniq.tolist():
             a, b = divmod(k >> 1, size)
-            a_rack, b_rack = from_rack.values[a], to_rack.values[b]
+            a_rack, b_rack = from_names[a], to_names[b]
             if a_rack == b_rack:
                 values.append("(in rack)")
             else:
@@ -402,9 +405,13 @@ class _Segments:
         known = link_route.values
         n_known = len(known)
         route_code = np.where(turned, link_route.codes + n_known, link_route.codes)
-        route = Coded(
-            [*known, *(_reverse_route(_reverse_route(r)) for r in known), ""],
-            np.where(mids.n_trunks[middle] == 1, route_code, 2 * n_known),
+        # Each text once (turned twice, a route is nearly always itself): the writers format
+        # a coded column once per value (~50k more at zoned XL)
+        route = _deduplicated(
+            Coded(
+                [*known, *(_reverse_route(_reverse_route(r)) for r in known), ""],
+                np.where(mids.n_trunks[middle] == 1, route_code, 2 * n_known),
+            )
         )
         values = {
             "cable_id": objects([t.id for t in trunks], len(trunks)),
@@ -415,7 +422,14 @@ class _Segments:
             "route": route,
             "length_m": _rounded_coded([t.length_m for t in trunks]),
             "ordered_length_m": _rounded_coded([t.ordered_m for t in trunks]),
-            "part": objects([part_of[(t.part, t.ordered_m)] for t in trunks], len(trunks)),
+            # Coded by part number, not one value per trunk: the writers format the modules
+            # and part run once per distinct row (~100k of them at zoned XL, a few hundred so)
+            "part": _deduplicated(
+                Coded(
+                    [part_of[(t.part, t.ordered_m)] for t in trunks],
+                    np.arange(len(trunks), dtype=np.int64),
+                )
+            ),
         }
         near, far = ((*e, "", "") for e in ends)
         _fill(out, at, values, near, far, turned)
@@ -441,6 +455,21 @@ def _gathered(codes_of: Codes, name: str, rows: np.ndarray):
     if name in PER_ROW:
         return objects(values, len(values))[codes[rows]]
     return from_codes(values, codes[rows])
+
+
+def _by_value(coded: Coded) -> tuple[list, np.ndarray]:
+    """``coded``'s distinct values (in order of first place in its value list) and a code per
+    row into them (int64: a product of two codes may pass int32, CodedOut's code type)."""
+    at: dict = {}
+    code_of = np.fromiter(
+        (at.setdefault(v, len(at)) for v in coded.values), np.int64, len(coded.values)
+    )
+    return list(at), code_of[coded.codes]
+
+
+def _deduplicated(coded: Coded) -> Coded:
+    """The same cells with each distinct value once in the value list."""
+    return Coded(*_by_value(coded))
 
 
 def _device_end(cells: _Cells, swapped: np.ndarray, side: str) -> tuple:
