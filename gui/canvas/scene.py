@@ -31,6 +31,7 @@ from gui.canvas.row_labels_item import RowLabelsItem, shared_labels
 from gui.canvas.scene_input import SceneInput
 from gui.canvas.tray_item import TrayItem
 from gui.canvas.trunk_layer import TrunkLayer
+from gui.canvas.trunk_paths import one_link_points
 from gui.canvas.underlay_layer import UnderlayLayer
 from gui.document.plant_feed import feed_for
 from gui.edit.commands import DesignCommand, push
@@ -516,17 +517,7 @@ class HallScene(SceneInput, QGraphicsScene):
             item.setVisible(len(points) >= 2 and self.show_cables)
 
     def link_points(self, link_id: str) -> list[tuple[float, float]]:
-        try:
-            points = list(self.plant.route(link_id).points)
-            if len(points) >= 2:
-                return points
-        except Exception:  # noqa: BLE001 - a route the engine cannot draw falls back to a line
-            pass
-        link = self.design.links[link_id]
-        racks = self.design.racks
-        a = racks[self.design.devices[link.a.device].rack]
-        b = racks[self.design.devices[link.b.device].rack]
-        return [(a.x, a.y), (b.x, b.y)]
+        return one_link_points(self.design, self.plant, link_id)
 
     def medium_kind(self, link_id: str) -> str | None:
         try:

@@ -13,7 +13,9 @@ and the layer, the inspector's channel view and the warnings adopt that one, so 
 never lays the hall out (a zoned XL hall's layout is ~10 s; the layer computed it again after
 every edit). While the next analysis runs, the layer shows the previous revision's trunks, as
 the panel shows the previous figures; a new layout emits ``changed``. Without a runner (a
-picture, a scene on its own) the layer computes the layout of the current revision itself.
+scene on its own) the layer computes the layout of the current revision itself. A picture
+draws routes, not trunks: :func:`gui.canvas.trunk_paths.picture_trunk_routes`, found from the
+trunks-only layout without a scene (the rules live there, the editor's drawing uses them too).
 View > Trunks shows or hides the layer; a direct design has no trunk.
 
 What an adopted layout costs the GUI thread. The field paints routes, not trunks (see
@@ -35,15 +37,21 @@ import shiboken6
 from PySide6.QtCore import QObject, QPointF, QTimer, Signal
 
 from gui.canvas.trunk_items import TrunkField, TrunkItem, TrunkRoute
+from gui.canvas.trunk_paths import (
+    Points,
+    RouteKey,
+    group_trunks,
+    link_points,
+    picture_trunk_routes,
+    rack_pair_points,
+    route_key,
+)
 from gui.runtime.retirer import Retirer
 from model.structured.layout import StructuredLayout, Trunk, structured_layout, uses_structured
 from model.structured.paths import panel_face
 
 if TYPE_CHECKING:
     from model.structured.channel_view import PlanObject
-
-# What a trunk is drawn along (see route_key): a link id, or its racks and panels (A, B).
-RouteKey = str | tuple[str, str, str, str]
 
 
 class TrunkLayer(QObject):
@@ -55,6 +63,8 @@ class TrunkLayer(QObject):
     def __init__(self, scene) -> None:
         super().__init__(scene)
         self.scene = scene
+        # A picture's routes (see _draw_picture), and the design revision they are of
+        self._picture: tuple[int, list[tuple[RouteKey, Points]]] | None = None
         self.items: dict[str, TrunkItem] = {}  # the trunks selected or hit, see ``item``
         self.field = TrunkField()  # paints every trunk (see gui.canvas.trunk_items)
         scene.addItem(self.field)
@@ -179,6 +189,9 @@ class TrunkLayer(QObject):
         scene = self.scene
         if not self._drawn and not self.items and not uses_structured(scene.design):
             return  # no trunk to draw or remove: nothing computed on a direct design's edits
+        if scene.picture:
+            self._draw_picture()
+            return
         if not self.visible:
             layout = None
         elif self._runner is not None:  # the analysis's layout only: none laid out here
@@ -188,7 +201,7 @@ class TrunkLayer(QObject):
         if layout is not self._grouped:
             self._retirer.retire(self._grouped, self._groups)  # see the module docstring
             self._grouped = layout
-            self._groups = _group(layout.trunks) if layout is not None else {}
+            self._groups = group_trunks(layout.trunks) if layout is not None else {}
         self._drawn = self._routes_of(self._groups)
         self._by_id = self._first_key = None
         changed = self.field.set_routes(self._drawn.values())
@@ -202,6 +215,23 @@ class TrunkLayer(QObject):
                 item.set_route(self._drawn[route_key(trunk)])
         if changed:
             scene.drawing_changed.emit()  # the overview's miniature shows the trunks too
+
+    def _draw_picture(self) -> None:
+        """A picture's trunks: the routes of :func:`picture_trunk_routes` of the current
+        revision, found without keeping a trunk (a picture selects and hits none, so
+        ``trunks`` is empty) or naming a route of the plant (its first naming of every route
+        was ~0.1 s of a zoned XL render)."""
+        scene = self.scene
+        revision = scene.design.revision
+        if self._picture is None or self._picture[0] != revision:
+            if scene.feed is not None:
+                scene.feed.ensure_fresh()
+            self._picture = (revision, picture_trunk_routes(scene.design, scene.plant))
+        routes = self._picture[1] if self.visible else []
+        self._drawn = {key: self.field.route_for(points) for key, points in routes}
+        self._by_id = self._first_key = None
+        if self.field.set_routes(self._drawn.values()):
+            scene.drawing_changed.emit()
 
     def _routes_of(self, keys) -> dict[RouteKey, TrunkRoute]:
         """The route each of ``keys`` is drawn along, for those with something to draw along.
@@ -221,19 +251,15 @@ class TrunkLayer(QObject):
             return {key: self._drawn[key] for key in keys if key in self._drawn}
         design = scene.design
         links, racks = design.links, design.racks
-        # A picture draws once and never again: it names no route (the plant's first naming of
-        # every route was ~0.1 s of a zoned XL render) and reads every path.
-        plan_ids = (
-            {}
-            if scene.picture
-            else self._plan_ids(k for k in keys if k.__class__ is str and k in links)
-        )
+        plan_ids = self._plan_ids(k for k in keys if k.__class__ is str and k in links)
         was, read_at = self._drawn, self._read_at
         self._read_at = {}
         plant_generation = getattr(scene.plant, "route_generation", None)
         keys = list(keys)
         # The links whose path is asked again (see above), all in one call to the plant
-        fresh = self._link_points(
+        fresh = link_points(
+            design,
+            scene.plant,
             [
                 key
                 for key in keys
@@ -242,7 +268,7 @@ class TrunkLayer(QObject):
                 and (
                     key not in was or plan_ids.get(key) is None or read_at.get(key) != plan_ids[key]
                 )
-            ]
+            ],
         )
         out: dict[RouteKey, TrunkRoute] = {}
         for key in keys:
@@ -266,32 +292,11 @@ class TrunkLayer(QObject):
                 faces = (panel_face(design, key[2]), panel_face(design, key[3]))
                 at = (plant_generation, a.x, a.y, a.rotation, b.x, b.y, b.rotation, faces)
                 if route is None or read_at.get(key) != at:
-                    points = scene.plant.rack_points(key[0], faces[0], key[1], faces[1])
-                    if len(points) < 2:  # off the trays: rack centre to rack centre
-                        points = [(a.x, a.y), (b.x, b.y)]
-                    route = self.field.route_for(tuple(points))
+                    route = self.field.route_for(tuple(rack_pair_points(design, scene.plant, key)))
                 self._read_at[key] = at
             if route is not None:
                 out[key] = route
         return out
-
-    def _link_points(self, link_ids: list[str]) -> dict[str, list[tuple[float, float]]]:
-        """``scene.link_points`` of each of ``link_ids``, the plant's paths asked all at once
-        (:meth:`RoutedLinks.plan_points_of`: ~7k at zoned XL, ~1 s CPU one by one); a link the
-        plant cannot draw takes the scene's own fallback."""
-        scene = self.scene
-        if not link_ids:  # without the plant's index, asking for none scans every link id
-            return {}
-        try:
-            found = dict(zip(link_ids, scene.plant.plan_points_of(link_ids), strict=True))
-        except Exception:  # noqa: BLE001 - as link_points: a link the plant does not know (yet)
-            found = {}  # each link then asked on its own, falling back as link_points does
-        return {
-            link_id: points
-            if len(points := found.get(link_id, ())) >= 2
-            else scene.link_points(link_id)
-            for link_id in link_ids
-        }
 
     def _plan_ids(self, link_ids) -> dict[str, tuple[int, int]]:
         """(route generation, route id) of each link the plant routes along trays now (see
@@ -317,7 +322,8 @@ class TrunkLayer(QObject):
         an adopt: ~10 ms at zoned XL). Not to be changed."""
         if self._by_id is None:
             groups = self._groups
-            self._by_id = {t.id: t for key in self._drawn for t in groups[key]}
+            # .get: a picture's layer draws routes without keeping their trunks
+            self._by_id = {t.id: t for key in self._drawn for t in groups.get(key, ())}
         return self._by_id
 
     def trunk(self, trunk_id: str) -> Trunk | None:
@@ -349,40 +355,11 @@ class TrunkLayer(QObject):
             self._first_key = {}
             for key, drawn in self._drawn.items():
                 self._first_key.setdefault(drawn, key)
-        return self.item(self._groups[self._first_key[route]][0].id)
+        group = self._groups.get(self._first_key[route])
+        return self.item(group[0].id) if group else None  # a picture's routes: no trunk
 
     def _remove(self, trunk_id: str) -> None:
         item = self.items.pop(trunk_id, None)
         if item is not None:
             self.field.forget(item)
             self.scene.removeItem(item)
-
-
-def route_key(trunk: Trunk) -> RouteKey:
-    """What ``trunk`` is drawn along: the link it follows (``Trunk.route_link``, or its only
-    link), else its two racks and panels (a trunk to a zone's distribution rack: no link runs
-    it; it leaves each rack by its panel's face)."""
-    return trunk.route_link or (
-        trunk.links[0]
-        if len(trunk.links) == 1
-        else (trunk.rack_a, trunk.rack_b, trunk.panel_a, trunk.panel_b)
-    )
-
-
-def _group(trunks) -> dict[RouteKey, list[Trunk]]:
-    """The trunks by what they are drawn along (:func:`route_key`), each list in layout order:
-    the only pass over every trunk of an adopted layout (~15 ms for a zoned XL hall's 100k)."""
-    groups: dict[RouteKey, list[Trunk]] = {}
-    for trunk in trunks:
-        # route_key(trunk), inline: a call per trunk was a quarter of the pass.
-        key = trunk.route_link or (
-            trunk.links[0]
-            if len(trunk.links) == 1
-            else (trunk.rack_a, trunk.rack_b, trunk.panel_a, trunk.panel_b)
-        )
-        group = groups.get(key)
-        if group is None:
-            groups[key] = [trunk]
-        else:
-            group.append(trunk)
-    return groups

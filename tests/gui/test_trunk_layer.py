@@ -218,18 +218,18 @@ def test_zoomed_out_the_field_draws_each_stretch_once_and_near_each_route(qapp):
 
 
 def test_a_picture_lays_out_the_trunks_only_and_draws_them(qtbot, tmp_path, monkeypatch):
-    import gui.canvas.trunk_layer as trunk_layer
+    import gui.canvas.trunk_paths as trunk_paths  # the picture's routes (trunk_paths.py)
     from gui.pictures.render import render_design
 
     asked = []
-    real = trunk_layer.structured_layout
+    real = trunk_paths.structured_layout
 
     def layout(plant, *args, **kwargs):
         got = real(plant, *args, **kwargs)
         asked.append((kwargs.get("trunks_only", False), len(got.trunks), len(got.channels)))
         return got
 
-    monkeypatch.setattr(trunk_layer, "structured_layout", layout)
+    monkeypatch.setattr(trunk_paths, "structured_layout", layout)
     design = two_dgx_racks_cross_connected()
     render_design(design, tmp_path / "hall.png", width_px=400)
     assert asked and all(only and trunks and not channels for only, trunks, channels in asked)
