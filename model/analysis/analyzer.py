@@ -386,7 +386,8 @@ class Analyzer:
         if self.plant and uses_structured(design):
             layout = getattr(phys, "structured", None) or structured_layout(self.plant)
         self.structured = layout
-        trunks = trunk_load(self.plant, layout) if layout is not None else None
+        rows = phys.structured_rows if layout is getattr(phys, "structured", 0) else None
+        trunks = trunk_load(self.plant, layout, rows) if layout is not None else None
         fill = self._trays.update(design, self.plant, changed, trunks)
         findings = self._findings(topo, bw, phys, typ, mx, fill)
         channels = None
