@@ -11,8 +11,7 @@ The analysis is computed in stages, each cached until an edit invalidates it:
 * media (every report): links per medium and lengths (``link_media``); modules, cables,
   power and cost from the physical plant (``build_plant``, per cage); per-rack power, tray fill (updated for the links whose route or medium the plant's ``refresh()`` changed);
 * settings: oversubscription target and all-reduce parameters (cheap, always recomputed).
-
-``analyze`` runs a fresh Analyzer once, so the incremental and the full report share one code path.
+``analyze`` runs a fresh Analyzer once: the incremental and the full report share one code path.
 """
 
 from __future__ import annotations
@@ -40,17 +39,10 @@ from model.analysis.min_cut import MinCut, cut_json
 from model.analysis.nic_modes import nic_mode_findings
 from model.analysis.optics import modules_by_kind, optics_by_tier, optics_figures, strategy_findings
 from model.analysis.optics_plugs import PlugTally, kept_tally
+from model.analysis.plant_free import PlantFreeFigures, collective_settings_key, switch_groups
 from model.analysis.reliability import forecast, hall_counts
 from model.analysis.report import Report
-from model.analysis.topology import (
-    LINK_COMPUTE,
-    Topology,
-    components,
-    infer_topology,
-    tier_codes,
-    tier_name,
-    tier_order,
-)
+from model.analysis.topology import Topology, infer_topology, tier_codes, tier_name, tier_order
 from model.analysis.totals import plant_sum, power_and_cost
 from model.analysis.tray_fill import TrayFill, trunk_load
 from model.common.findings import Finding, sort_findings
@@ -83,7 +75,7 @@ ENTRY_EVENTS = DEVICE_EVENTS | LINK_KINDS
 TRAY_EVENTS = TRAY_KINDS | {K.HALL_CHANGED}
 
 
-def analyze(design: Design, plant=None, phys=None, topology=None) -> Report:
+def analyze(design: Design, plant=None, phys=None, topology=None, plant_free=None) -> Report:
     """The full analysis of ``design`` with the cable plant's media and lengths (None: no media).
 
     The plant must be up to date (``plant.refresh()`` called after the last edit). ``phys``:
@@ -91,11 +83,14 @@ def analyze(design: Design, plant=None, phys=None, topology=None) -> Report:
     (``build_plant(plant, ..., fabric_rows=plant_fabric_rows(design, plant))``, as the BOM
     does), used instead of building it again. ``topology``: ``infer_topology(design)`` of the
     design as it is now, if the caller made it already (the BOM splits its plant by the
-    topology's link fabrics).
+    topology's link fabrics). ``plant_free``: a function giving ``plant_free_figures(design)``
+    (:mod:`model.analysis.plant_free`), asked once the plant's stages are done (the command
+    line's forked child computes them meanwhile).
     """
     analyzer = Analyzer(design, plant, subscribe=False, refresh_plant=False)
     analyzer.given_phys = phys
     analyzer.given_topology = topology
+    analyzer.given_plant_free = plant_free
     return analyzer.report()
 
 
@@ -144,6 +139,7 @@ class Analyzer:
         self._plant_cache = PlantCache()  # the cage graph, reused while no link changes cages
         self.given_phys = None  # analyze()'s caller's physical plant of ``plant``, if any
         self.given_topology = None  # analyze()'s caller's topology of the design, if any
+        self.given_plant_free = None  # analyze()'s caller's: () -> PlantFreeFigures, if any
         self._plant_rows: np.ndarray | None = None
         self._rows_generation: tuple = (None, None)  # plant route_generation, link_ids read at
         self._links_by_tier: dict[str, int] = {}
@@ -248,14 +244,7 @@ class Analyzer:
         design = self.design
         given, self.given_topology = self.given_topology, None  # after an edit: inferred
         topo = self._topo = given if given is not None else infer_topology(design)
-        n = len(topo.device_ids)
-        compute = topo.kind == LINK_COMPUTE
-        self._groups = {
-            level: components(
-                n, topo.a[compute], topo.b[compute], (topo.level >= 1) & (topo.level <= level)
-            )
-            for level in range(2, topo.top_level() + 1)
-        }
+        self._groups = switch_groups(topo)
         self._bw = bandwidth(design, topo, self._groups)
         self._hops = server_hops(topo, self._groups)  # the same components, found once
         self._collectives = Collectives(design, topo, groups=self._groups)
@@ -283,14 +272,16 @@ class Analyzer:
         phys, trays, typ, mx, fill, findings, channels = self._checks()
         design = self.design
         topo, bw, dev, hops, min_cut = self._stages()
+        given, self.given_plant_free = self.given_plant_free, None
+        free: PlantFreeFigures | None = given() if given is not None else None
         if self._bisection is None:
             # The graph's cuts are kept per topology; a move re-evaluates only the floor's halves.
-            self._bisection = min_cut.bisection(design)
+            self._bisection = free.bisection if free else min_cut.bisection(design)
         media = link_media(topo, self.plant, self._plant_rows)
         settings = design.settings
         servers = np.flatnonzero(topo.is_gpu_server)
         total_gpus = int(topo.gpus.sum())
-        coll = self._collective_figures(settings)
+        coll = self._collective_figures(settings, free)
         job = coll.default["all-reduce"] if coll else None
         points = coll.curves["all-reduce"] if coll else []
         power, power_max, cost = power_and_cost(design, dev, phys, trays)
@@ -388,7 +379,8 @@ class Analyzer:
         if self.plant and uses_structured(design):
             layout = getattr(phys, "structured", None) or structured_layout(self.plant)
         self.structured = layout
-        trunks = trunk_load(self.plant, layout) if layout is not None else None
+        rows = phys.structured_rows if layout is getattr(phys, "structured", 0) else None
+        trunks = trunk_load(self.plant, layout, rows) if layout is not None else None
         fill = self._trays.update(design, self.plant, changed, trunks)
         findings = self._findings(topo, bw, phys, typ, mx, fill)
         channels = None
@@ -511,7 +503,8 @@ class Analyzer:
     def _optics_by_tier(self, design, topo):
         """model.analysis.optics.optics_by_tier, kept while the topology, the plant's part
         tables and every link's medium stand (a rack move that flips no medium: ~0.1 s of a
-        report at 400k links saved)."""
+        report at 400k links saved). A one-shot analysis (analyze(): no edit will follow)
+        counts the plugs without the tally an edit would recount (~0.03-0.1 s less at XL)."""
         plant = self.plant
         parts = getattr(plant, "parts", None)
         if parts is None:  # no plant, or a stand-in without part tables: nothing to key on
@@ -526,7 +519,8 @@ class Analyzer:
             and np.array_equal(kept[2], medium)
         ):
             return kept[3]
-        self._plugs = kept_tally(self._plugs, plant)  # a tray edit: the changed media's cages
+        if self._subscription is not None or self._explicit:  # edits follow: kept plug tally
+            self._plugs = kept_tally(self._plugs, plant)  # a tray edit: the changed media's cages
         tiers = optics_by_tier(design, plant, tally=self._plugs)
         self._optics_kept = (topo, parts, medium.copy(), tiers)
         return tiers
@@ -545,14 +539,16 @@ class Analyzer:
             self._nic_modes = (topo, nic_mode_findings(design))
         return self._nic_modes[1]
 
-    def _collective_figures(self, settings):
+    def _collective_figures(self, settings, free=None):
         """The collectives of the default job and their curves, kept while the topology and
         the settings they read stand: a rack move changes none of them (the rings follow the
-        topology, not the racks' places); the curves are ~1 s of a report at 131k GPUs."""
-        key = (settings.allreduce_message_mb, settings.allreduce_algorithm, settings.job_placement)
-        key += (settings.pxn, settings.routing)
+        topology, not the racks' places); the curves are ~1 s of a report at 131k GPUs.
+        ``free``: the caller's PlantFreeFigures of this design, used when of these settings."""
+        key = collective_settings_key(settings)
         self._collectives = self._collectives.with_pxn(settings.pxn == "on")
         self._collectives = self._collectives.with_routing(settings.routing)
+        if free is not None and free.settings_key == key:
+            self._allreduce_figures = (self._collectives, key, free.collectives)
         cached = self._allreduce_figures
         if cached is None or cached[0] is not self._collectives or cached[1] != key:
             figures = collective_figures(self._collectives, settings)

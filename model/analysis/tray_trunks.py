@@ -25,13 +25,14 @@ class TrunkLoad:
     own: tuple[tuple[tuple[tuple[str, float, float], ...], float, float, float], ...] = ()
 
 
-def trunk_load(plant, layout) -> TrunkLoad:
+def trunk_load(plant, layout, channel_rows: np.ndarray | None = None) -> TrunkLoad:
     """The :class:`TrunkLoad` of a structured layout (:mod:`model.structured.layout`).
 
     Patch cords run inside their racks and are not in the trays. A trunk between racks that no
     link joins directly (a zone's HDA trunk) follows the trays between the two racks' drop
     points on its panels' faces (:meth:`~model.engine.routed_links.RoutedLinks.rack_tray_spans`, the way a
-    link between them would take; ``own``)."""
+    link between them would take; ``own``). ``channel_rows``: the layout's channels' rows in
+    ``plant``, when the caller has them (``PhysicalPlant.structured_rows`` of this layout)."""
     sc = structured_catalog()
     routes = np.asarray(plant.route_keys(), dtype=np.int64)
     media = np.asarray(plant.medium_index, dtype=np.int64)
@@ -40,8 +41,9 @@ def trunk_load(plant, layout) -> TrunkLoad:
     # The channels' plant rows as the layout kept them (no index of every link; see
     # rows_in_plant); a trunk's route link is one of those channels' links but by hand.
     table = layout.channels
-    kept = kept_plant_rows(plant, table.fibres)
-    channel_rows = rows_in_plant(plant, table.link_ids, table.fibre_rows, kept)
+    if channel_rows is None:
+        kept = kept_plant_rows(plant, table.fibres)
+        channel_rows = rows_in_plant(plant, table.link_ids, table.fibre_rows, kept)
     rows = channel_rows[(routes[channel_rows] >= 0) & (media[channel_rows] >= 0)]
     # One integer per (route, medium), counted by a sort of 393k int64: the same pairs in the
     # same (route, medium) order as a unique over row pairs, which was ~0.5 s at XL.

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from model.common.findings import Finding
 from model.plant.links import LinkParts
 
@@ -56,6 +58,9 @@ class PhysicalPlant:
     # The structured layout the items were counted from (model.plant.structured), so the
     # schedule's segment rows reuse it instead of building it again; None: direct cabling.
     structured: object | None = None
+    # Its channels' plant rows (model.structured.channels.rows_in_plant, in channel-row order),
+    # for the tray trunks (model.analysis.tray_trunks): ~0.05 s at zoned XL not found twice.
+    structured_rows: np.ndarray | None = None
     # Ports of co-packaged switches that carry a link: each takes a fibre and no module; the
     # watts of their optical engines (typical, max), which the device power includes too.
     co_packaged_ports: int = 0

@@ -69,7 +69,7 @@ def apply_structured(
     # Python tuple per link was ~1 s of a zoned XL plant).
     table = layout.channels
     kept = kept_plant_rows(plant, table.fibres)  # checked once for the channels and cords
-    rows = rows_in_plant(plant, table.link_ids, table.fibre_rows, kept)
+    rows = phys.structured_rows = rows_in_plant(plant, table.link_ids, table.fibre_rows, kept)
     medium = np.asarray(plant.medium_index, dtype=np.int64)[rows]
     ordered = np.asarray(plant.ordered_m, dtype=np.float64)[rows]
     removed: Counter[tuple[str, float | None, str]] = Counter()

@@ -1,0 +1,89 @@
+"""The report's plant-free figures (model/analysis/plant_free: collectives, bisection) computed
+apart, as ``main.py analyze`` does in a forked child, give the report the analysis computes
+itself: checked against ``analyze(design, plant)`` on halls with odd cases, and through
+``main.py analyze`` against the in-process report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from model.analysis import analyze
+from model.analysis.plant_free import plant_free_figures
+from model.engine.routed_links import RoutedLinks
+from model.files.design_file import load_design
+from tests.builders import copper_pod, empty_hall, rack, small_pod
+from tests.forked_runs import needs_two_cores, run_recording_forks
+from tests.model.zoned_halls import zoned_fat_tree_file
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = sorted((ROOT / "resources" / "examples").glob("*.hall.json"))
+
+
+def _one_rack():
+    design = empty_hall()
+    rack(design, "r1", 1.5, 3.0)
+    return design
+
+
+def _both_ways(design) -> tuple[dict, dict]:
+    """(the report given the figures computed apart, the report computing them itself)."""
+    plant = RoutedLinks(design)
+    given = analyze(design, plant, plant_free=lambda: plant_free_figures(design)).to_json()
+    return given, analyze(design, RoutedLinks(design)).to_json()
+
+
+@pytest.mark.parametrize("make", [empty_hall, _one_rack, small_pod, copper_pod])
+def test_built_halls_report_alike(make):
+    given, own = _both_ways(make())
+    assert given == own
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_examples_report_alike(path):
+    given, own = _both_ways(load_design(path))
+    assert given == own
+
+
+def test_zoned_hall_reports_alike(tmp_path_factory):
+    design = load_design(zoned_fat_tree_file(tmp_path_factory))
+    given, own = _both_ways(design)
+    assert given["collectives"] and given == own
+
+
+def test_figures_of_other_settings_are_not_used():
+    """Collective figures computed for another message size are the other size's: the report
+    computes its own (the settings key is compared), as the bisection reads no setting."""
+    design = small_pod()
+    other = small_pod()
+    settings = other.settings
+    other.set_settings(
+        msgspec.structs.replace(settings, allreduce_message_mb=settings.allreduce_message_mb * 8)
+    )
+    foreign = plant_free_figures(other)
+    assert foreign.collectives.size_bytes != plant_free_figures(design).collectives.size_bytes
+    given = analyze(design, RoutedLinks(design), plant_free=lambda: foreign).to_json()
+    assert given == analyze(design, RoutedLinks(design)).to_json()
+
+
+@needs_two_cores
+def test_main_py_analyze_forks_and_prints_the_in_process_report(tmp_path):
+    example = ROOT / "resources" / "examples" / "superpod-4su.hall.json"
+    out = tmp_path / "report.json"
+    lines = run_recording_forks(
+        "import contextlib, runpy, sys\n"
+        f"sys.argv = ['main.py', 'analyze', {str(example)!r}, '--json']\n"
+        f"with open({str(out)!r}, 'w') as f, contextlib.redirect_stdout(f):\n"
+        "    try:\n"
+        "        runpy.run_path('main.py', run_name='__main__')\n"
+        "    except SystemExit as exc:\n"
+        "        code = exc.code\n"
+        "print('exit', code)\n"
+        "print('forked', made, [c.from_child for c in recorded_calls])\n"
+    )
+    assert lines[-2:] == ["exit 0", "forked [True] [True]"]
+    design = load_design(example)
+    assert json.loads(out.read_text()) == analyze(design, RoutedLinks(design)).to_json()
