@@ -151,12 +151,17 @@ def _style_groups(design, groups, members, racks, medium, ports, rack_ids, fibre
     on_path = group >= 0
     members, group = members[on_path], group[on_path]
     members = members[np.argsort(group, kind="stable")]  # each group's members in link order
-    bounds = np.cumsum(np.bincount(group, minlength=len(keys))).tolist()
+    bounds = np.cumsum(np.bincount(group, minlength=len(keys)))
+    # A member on several cassette ports is repeated once per port; whether a group has any
+    # is read off a running count, not worked out group by group (~7k groups at zoned XL).
+    times = ports[medium[members]]
+    running = np.concatenate([[0], np.cumsum(times != 1)])[bounds]
+    repeated = np.diff(running, prepend=0).tolist()
     start = 0
-    for key, end in zip(keys, bounds, strict=True):
-        rows, start = members[start:end], end
-        times = ports[medium[rows]]
-        groups[key] = rows if (times == 1).all() else np.repeat(rows, times)
+    for key, end, several in zip(keys, bounds.tolist(), repeated, strict=True):
+        rows = members[start:end]
+        groups[key] = np.repeat(rows, times[start:end]) if several else rows
+        start = end
 
 
 def _end_key(

@@ -9,7 +9,6 @@ panel) and, on its first leg, its channel's row in the layout's
 from __future__ import annotations
 
 import math
-from itertools import chain
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -27,7 +26,7 @@ if TYPE_CHECKING:
 def lay_cords(
     layout: StructuredLayout,
     table: ChannelTable,
-    per_leg: tuple[list, list, list, list, list, ChannelColumns],
+    per_leg: tuple[list, list, list, list, tuple[np.ndarray, np.ndarray], ChannelColumns],
     fibre_of,
     slack_m,
     typed_m: dict[str, float] | None = None,
@@ -48,14 +47,13 @@ def lay_cords(
     medium's (:func:`msa_cord_fibres`). ``lean``: the cords and their findings only, no channel
     row in ``table`` (the findings' layout, :func:`model.structured.layout.structured_layout`)."""
     # ``per_leg``: columns, one value per leg (its table leg, the cords' rack distances A and
-    # B, its trunks' length, its members), and the members' columns: a cord pair per member
-    # of each leg, its figures gathered from the members' rows (393k at zoned XL).
-    leg_no, dist_a, dist_b, leg_trunk_m, chunks, columns = per_leg
-    sizes = np.fromiter(map(len, chunks), np.int64, len(chunks))
-    total = int(sizes.sum())
+    # B, its trunks' length), every leg's members one after the other and how many each leg
+    # has, and the members' columns: a cord pair per member of each leg, its figures
+    # gathered from the members' rows (393k at zoned XL).
+    leg_no, dist_a, dist_b, leg_trunk_m, (member, sizes), columns = per_leg
+    total = len(member)
     if not total:
         return
-    member = np.fromiter(chain.from_iterable(chunks), np.int64, total)
     link_ids = np.asarray(columns.link_ids, dtype=object)[member].tolist()
     leg_of = np.repeat(np.asarray(leg_no, dtype=np.int64), sizes)
     ports = (np.arange(total) - np.repeat(np.cumsum(sizes) - sizes, sizes)).tolist()
@@ -63,7 +61,7 @@ def lay_cords(
     a_m = (columns.up_a[member] + slack_m) + np.repeat(np.asarray(dist_a, dtype=np.float64), sizes)
     b_m = (columns.up_b[member] + slack_m) + np.repeat(np.asarray(dist_b, dtype=np.float64), sizes)
     trunk_m = np.repeat(np.asarray(leg_trunk_m, dtype=np.float64), sizes)
-    del leg_no, dist_a, dist_b, leg_trunk_m, chunks
+    del leg_no, dist_a, dist_b, leg_trunk_m
     if typed_m:
         _typed_cords(link_ids, typed_m, a_m, b_m, trunk_m)
     if recorded:

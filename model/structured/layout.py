@@ -334,7 +334,7 @@ def _channel_legs(
         leg_no += table.add_legs(middles, cassettes, first.group, trunk_m)
         trunk_sum += map(sum, trunk_m)
     # The members of every leg, in the same order (the paths' spans cover the legs).
-    return leg_no, dist_a, dist_b, trunk_sum, laid.chunks
+    return leg_no, dist_a, dist_b, trunk_sum, laid.members_by_leg()
 
 
 def _trunks_m(leg) -> float:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from itertools import repeat
+from operator import itemgetter
 
 import msgspec
 import numpy as np
@@ -23,6 +24,8 @@ from model.structured.channels import CONNECTOR_FAMILY, CONNECTOR_FIBRES, Elemen
 from model.structured.layout_records import LC_CASSETTE, LC_ENCLOSURE, MPO_PANEL, cassette_id
 from model.structured.paths import PanelPool, patch_way_m
 from model.structured.polarity import CASSETTE_PORTS  # 6 LC duplex ports per MPO-12 cassette
+
+_FIRST = itemgetter(0)
 
 
 class Leg(msgspec.Struct):
@@ -57,12 +60,15 @@ class LegLayer:
         # Per panel pair, mode and width: its segments as two columns, the legs and each
         # one's segment number (lists grown a run at a time, not a tuple per segment).
         self.segments: dict[tuple, tuple[list[Leg], list[int]]] = {}
-        # Each leg and its members (rows of the ChannelColumns of :meth:`lay`), in layout
-        # order, as two columns; and per path laid, the span of its legs there (first, end)
-        # and whether any of them may have a panel in a patch rack (else every leg's
-        # ``cord_off_m`` is (0, 0): step 4 need not read 393k of them at zoned XL).
+        # Each leg, in layout order; per path laid, its legs' members (rows of the
+        # ChannelColumns of :meth:`lay`) one after the other, and how many each leg has
+        # (None: one each, every MPO leg), as arrays, not a tuple per leg (393k at zoned XL);
+        # and per path laid, the span of its legs (first, end) and whether any of them may
+        # have a panel in a patch rack (else every leg's ``cord_off_m`` is (0, 0): step 4
+        # need not read 393k of them at zoned XL).
         self.legs: list[Leg] = []
-        self.chunks: list[list[int]] = []
+        self.leg_members: list[np.ndarray] = []
+        self.leg_sizes: list[np.ndarray | None] = []
         self.paths: list[tuple[int, int, bool]] = []
         self._displaced_here = False
         self.columns: ChannelColumns | None = None
@@ -112,32 +118,47 @@ class LegLayer:
             own_route = len(racks) == 2 and (racks[0], racks[1]) == (rack_a, rack_b)
             hops = zip(racks, racks[1:], strict=False)
             fixed_m = () if own_route else tuple(distance(ra, rb) for ra, rb in hops)
-            # Each leg's members: a chunk of up to ``per_leg`` channels, once per fibre of an
-            # MPO link of several (800G SR8: one leg per fibre).
-            # An MPO leg's one member: ``flat``, the members leg by leg (None: LC chunks),
-            # each chunk a 1-tuple of it.
-            flat: list[int] | None = None
+            # Each leg's members: a chunk of up to ``per_leg`` channels (LC: ``chunks``), or
+            # one member, once per fibre of an MPO link of several (800G SR8: one leg per
+            # fibre): ``flat``, the members leg by leg (``chunks`` None).
+            chunks: list[list[int]] | None = None
             if lc:
                 chunks = [members[i : i + per_leg] for i in range(0, len(members), per_leg)]
+                flat_rows = order
             else:
-                flat = (
-                    members if single[group] else np.repeat(order, columns.fibres[order]).tolist()
-                )
-                chunks = list(zip(flat, strict=True))
+                flat_rows = order if single[group] else np.repeat(order, columns.fibres[order])
+                members = flat_rows.tolist() if flat_rows is not order else members
+            n_legs = len(members) if chunks is None else len(chunks)
             lay = self._lay_one_by_one
             if (
                 not any(point[2] for point in points)
                 and len(set(racks)) == len(racks)
-                and self._spills_apart(points, len(chunks))
+                and self._spills_apart(points, n_legs)
             ):
                 # No named panel, no rack twice, and no two of its racks' takes can reach the
                 # same panel (so the order of takes between them does not matter): the usual
                 # path, and a path whose racks spill into patch racks of their own.
                 lay = self._lay_in_columns
             start, self._displaced_here = len(self.legs), False
-            lay(group, points, chunks, (racks, leg_ends, own_route, fixed_m), (mode, width), flat)
+            shape = (racks, leg_ends, own_route, fixed_m)
+            lay(group, points, chunks, shape, (mode, width), members)
             if len(self.legs) > start:
                 self.paths.append((start, len(self.legs), self._displaced_here))
+                self.leg_members.append(flat_rows)
+                self.leg_sizes.append(
+                    None if chunks is None else np.fromiter(map(len, chunks), np.int64, n_legs)
+                )
+
+    def members_by_leg(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every leg's members one after the other (rows of the columns), and per leg how
+        many (the legs in layout order)."""
+        if not self.leg_members:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        sizes = [
+            np.ones(len(rows), dtype=np.int64) if n is None else n
+            for rows, n in zip(self.leg_members, self.leg_sizes, strict=True)
+        ]
+        return np.concatenate(self.leg_members), np.concatenate(sizes)
 
     def _ids_and_horizontal(self) -> tuple[list[str], list[float]]:
         """The members' link ids and horizontal lengths (m), by row."""
@@ -163,13 +184,14 @@ class LegLayer:
         return True
 
     def _lay_one_by_one(
-        self, group: int, points: list, chunks: list, shape: tuple, seg: tuple, flat=None
+        self, group: int, points: list, chunks: list | None, shape: tuple, seg: tuple, flat=None
     ):
         """The legs of a path with panels named by hand (or a rack twice): leg after leg, each
-        taking its panels from the pool in turn, as a named panel's use is checked per leg."""
+        taking its panels from the pool in turn, as a named panel's use is checked per leg.
+        ``chunks``: each leg's members, None when each leg has one, those of ``flat``."""
         racks, leg_ends, own_route, fixed_m = shape
         ids, horizontal = self._ids_and_horizontal()
-        for chunk in chunks:
+        for chunk in chunks if chunks is not None else zip(flat, strict=True):
             holders, elements = self._take_panels(points, ids[chunk[0]])
             if self.panels_only:
                 continue
@@ -187,7 +209,6 @@ class LegLayer:
                 _displace(leg, home, self.design.racks)
                 self._displaced_here = True
             self.legs.append(leg)
-            self.chunks.append(chunk)
             for s in range(len(seg_m)):
                 seg_key = (holders[s], holders[s + 1], *seg)
                 seg_legs, seg_nos = self.segments.setdefault(seg_key, ([], []))
@@ -195,7 +216,7 @@ class LegLayer:
                 seg_nos.append(s)
 
     def _lay_in_columns(
-        self, group: int, points: list, chunks: list, shape: tuple, seg: tuple, flat=None
+        self, group: int, points: list, chunks: list | None, shape: tuple, seg: tuple, flat=None
     ):
         """The legs of a path whose nodes are distinct racks' pooled panels: each node takes
         its ports for all the path's legs at once, as runs of one panel
@@ -205,7 +226,7 @@ class LegLayer:
         XL hall's 393k legs). A run's panel, element and way to its patch rack are found
         once per run, not once per leg."""
         racks, leg_ends, own_route, fixed_m = shape
-        n = len(chunks)
+        n = len(flat) if chunks is None else len(chunks)
         cassette_no, panel_element = self.cassette_no, self._panel_element
         run_cols: list[list] = []
         element_cols: list[list[Element] | None] = []  # None: the node's panels (shared)
@@ -237,17 +258,16 @@ class LegLayer:
         # A leg of one member (every MPO leg, ``flat`` its members; an LC leg of one
         # channel): its links and its own route's length are 1-tuples made by zip over the
         # members, in C.
-        lone = flat is not None or max(map(len, chunks)) == 1
-        if lone and flat is None:
-            flat = [chunk[0] for chunk in chunks]
+        lone = chunks is None or max(map(len, chunks)) == 1
         if lone:
-            assert flat is not None
             link_cols = list(zip(map(ids.__getitem__, flat), strict=True))
         else:
+            assert chunks is not None
             link_cols = [tuple([ids[c] for c in chunk]) for chunk in chunks]
         if own_route and lone:
             seg_ms = list(zip(map(horizontal.__getitem__, flat), strict=True))
         elif own_route:
+            assert chunks is not None
             seg_ms = [(max([horizontal[c] for c in chunk]),) for chunk in chunks]
         else:
             seg_ms = [fixed_m] * n
@@ -271,7 +291,6 @@ class LegLayer:
             )
         )
         self.legs += legs
-        self.chunks += chunks
         self._add_segments(legs, run_cols, seg)
 
     def _node_rows(
@@ -330,13 +349,14 @@ class LegLayer:
             # end's.
             cord_offs[k0:k1] = [(ways[0], ways[-1])] * (k1 - k0)
             stretch = seg_ms[k0:k1]
-            if all(seg_m is stretch[0] for seg_m in stretch):  # a path off its own route
+            # (The tests by count and map, in C: ~150k legs of a zoned XL hall spill.)
+            if stretch.count(stretch[0]) == len(stretch):  # a path off its own route: equal
                 seg_m = stretch[0]
                 got = tuple([m + ways[s] + ways[s + 1] for s, m in enumerate(seg_m)])
                 seg_ms[k0:k1] = [got] * (k1 - k0)
-            elif all(len(seg_m) == 1 for seg_m in stretch):  # on its own route: one segment
+            elif max(map(len, stretch)) == 1:  # on its own route: one segment
                 # The same float64 sums, (m + A) + B, over the stretch at once.
-                one = np.fromiter((seg_m[0] for seg_m in stretch), np.float64, k1 - k0)
+                one = np.fromiter(map(_FIRST, stretch), np.float64, k1 - k0)
                 seg_ms[k0:k1] = list(zip(((one + ways[0]) + ways[1]).tolist(), strict=True))
             else:
                 was = got = None

@@ -148,12 +148,13 @@ def _oracle_cords(layout, table, per_leg, *args):
     layout's (its last argument, ``lean``, False: the oracle has no findings-only form)."""
     *args, lean = args
     assert lean is False
-    *columns_of_legs, chunks, columns = per_leg
+    *columns_of_legs, (member, sizes), columns = per_leg
+    chunks = np.split(member, np.cumsum(sizes)[:-1]) if len(sizes) else []
     tuples = [
         [
             (columns.link_ids[r], float(columns.up_a[r]), columns.horizontal[r])
             + (float(columns.up_b[r]),)
-            for r in chunk
+            for r in chunk.tolist()
         ]
         for chunk in chunks
     ]
