@@ -8,7 +8,7 @@ import numpy as np
 
 from model.outputs.netbox.panel_legs import _fit_label
 from model.outputs.netbox.panel_records import PlacedLegs
-from model.outputs.netbox.panels import _cord_labels, _cord_lengths, _first_legs
+from model.outputs.netbox.panels import _cord_labels, _cord_lengths, _first_legs, _misfits
 
 
 def test_cord_labels_fit_exactly_where_the_per_cord_rule_fits_them():
@@ -67,3 +67,21 @@ def test_first_legs_one_per_link_and_shared_legs_give_each_links_first_leg():
         assert list(zip(leg.tolist(), j.tolist(), strict=True)) == _first_legs_by_dict(
             placed, order
         )
+
+
+def test_misfits_are_the_labels_the_per_label_rule_finds_also_when_none_misfit():
+    def by_label(labels: list[str], room: int) -> list[int]:
+        return [k for k, t in enumerate(labels) if len(t) > room or not t or t[:1].isspace()]
+
+    fits = ["C01-U42-p1 to C02-U40-p1", "x" * 93, "é-ünïcode label"]
+    cases = [
+        fits,  # none: the C-level passes alone
+        [],
+        [*fits, ""],
+        [*fits, "y" * 94],
+        [*fits, "\u00a0no-break space first"],  # a space str.isspace knows beyond ASCII
+        [*fits, "\x1cfile separator first"],
+        [*fits, "inner space and tab\tkept"],
+    ]
+    for labels in cases:
+        assert _misfits(labels, 93) == by_label(labels, 93)

@@ -46,12 +46,14 @@ Choices, written down:
 
 from __future__ import annotations
 
+import re
 from itertools import chain, repeat
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 
 import numpy as np
 
 from model.catalog.structured import structured_catalog
+from model.design.entities import END_DEVICE, END_PORT
 from model.outputs.netbox.names import fit_name, interface_name
 from model.outputs.netbox.panel_legs import (
     _cable_types,
@@ -72,6 +74,7 @@ from model.structured.layout import CASSETTE_PORTS, LC_ENCLOSURE
 from model.structured.layout import structured_layout as layout_of
 
 PANEL_ROLE = "patch-panel"
+_SPACE = re.compile(r"\s")
 
 
 def panel_port_templates(part_id: str) -> tuple[list[dict], list[dict], list[dict]]:
@@ -132,7 +135,8 @@ def panel_export(
     # are both taken in it. (Sorted by id first, the labels come nearly in order: one sort by
     # label alone of a zoned XL hall's links, unordered, was 0.6 s slower than the two.)
     order = sorted(out.links)
-    order.sort(key=facts.label)
+    label_of = facts.labels_of(order)
+    order = list(map(order.__getitem__, sorted(range(len(order)), key=label_of.__getitem__)))
     placed = _place_legs(design, layout, trunks, ports, order)
     out.virtual = sorted(ports.virtual.values())
     _cord_cables(out, design, layout, placed, (site, device_names, flipped), facts, order)
@@ -203,7 +207,7 @@ def _cord_cables(
         lambda: repeat("planned", 2 * n),
         lambda: labels,
         lambda: lengths,
-        lambda: ("" if length is None else "m" for length in lengths),
+        lambda: map({None: ""}.get, lengths, repeat("m")),  # "m" but where no length
         lambda: pairs(x_desc, y_desc),
     )
     for column, cells in zip(out.cable_columns, columns, strict=True):
@@ -261,21 +265,21 @@ def _cord_ends(
     panel_names = objects(placed.names, len(placed.names))
     ends = []
     for side in "ab":
-        refs = [link.a for link in links] if side == "a" else [link.b for link in links]
+        refs = list(map(attrgetter(side), links))
         node = placed.start[leg] if side == "a" else placed.start[leg + 1] - 1
         ordered = cords.a_ordered if side == "a" else cords.b_ordered
         laid = cords.a_m if side == "a" else cords.b_m
         ends.append(
             (
-                [ref.device for ref in refs],
-                [ref.port for ref in refs],
+                list(map(END_DEVICE, refs)),
+                list(map(END_PORT, refs)),
                 panel_names[placed.name[node]].tolist(),
                 _front_ports(placed.number[node], slot),
                 _cord_lengths(ordered, laid, pair),
                 _cord_descriptions(side == "b", slot, parts, medium_ids),
             )
         )
-    turned = np.fromiter((link_id in flipped for link_id in order), bool, n)
+    turned = np.fromiter(map(flipped.__contains__, order), bool, n)
     if not turned.any():
         return ends[0], ends[1]
     first, other = [], []
@@ -347,7 +351,14 @@ def _cord_labels(
 
 
 def _misfits(link_labels: list[str], room: int) -> list[int]:
-    """The labels that do not fit ``room`` characters as they are (or start with a space)."""
+    """The labels that do not fit ``room`` characters as they are (or start with a space).
+
+    Most halls have none: that is found by C-level passes (the lengths' bounds, the first
+    characters joined and searched for a space: ``re``'s Unicode ``\\s`` is ``str.isspace``),
+    and only a hall with some is looked at label by label."""
+    if link_labels and 0 < min(map(len, link_labels)) and max(map(len, link_labels)) <= room:
+        if not _SPACE.search("".join(map(itemgetter(0), link_labels))):
+            return []
     return [
         k
         for k, label in enumerate(link_labels)
