@@ -464,12 +464,12 @@ def _add_panels(design, plant, schedule, out, device_names, rack_names, layout=N
     # A link is flipped where the row's A end is not the link's A end (end_key once per device,
     # the rows compared by C-level maps: a zoned XL hall has 393k rows and 27k devices).
     a_ends = list(map(attrgetter("a"), map(design.links.__getitem__, link_ids)))
-    a_devices = list(map(END_DEVICE, a_ends))
-    device_key = {d: end_key(design, d, "")[:3] for d in dict.fromkeys(a_devices)}
+    device_key = {d: end_key(design, d, "")[:3] for d in dict.fromkeys(map(END_DEVICE, a_ends))}
     other_port = map(ne, col["a_port"], map(END_PORT, a_ends))
     rows = zip(col["a_rack"], col["a_u"], col["a_device"], strict=True)
-    other_device = map(ne, map(device_key.__getitem__, a_devices), rows)
+    other_device = map(ne, map(device_key.__getitem__, map(END_DEVICE, a_ends)), rows)
     flipped = set(compress(link_ids, map(or_, other_port, other_device)))
+    del a_ends, device_key  # not held through the panels' export, the peak of a zoned XL one
     panels = panel_export(
         design, plant, out.site, device_names, rack_names, labels, flipped, layout=layout
     )
