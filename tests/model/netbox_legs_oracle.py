@@ -10,14 +10,16 @@ from operator import itemgetter
 import numpy as np
 
 from model.outputs.netbox.panel_legs import _cable_types, _description, _fit_label
-from model.outputs.netbox.panel_records import PanelExport
+from model.outputs.netbox.panel_records import PanelExport, PlacedLegs
 from model.structured.layout import LC_ENCLOSURE, MPO_PANEL
+from model.structured.layout_records import TrunkLeg
 
 
-def trunk_leg_cables(out: PanelExport, site: str, trunks: dict, placed: list[tuple], facts) -> None:
+def trunk_leg_cables(out: PanelExport, site: str, trunks: dict, legs: PlacedLegs, facts) -> None:
     """Trunk legs: one cable per leg and segment, named after the trunk's two panels. The legs'
     cable types come from the plant's medium column at once, and a row is made in place (a
     zoned XL hall has ~400k legs and segments)."""
+    placed = leg_rows(legs)
     numbered: dict[str, str] = {}
     per_pair: dict[tuple[str, str], int] = defaultdict(int)
     leg_no: dict[str, int] = defaultdict(int)
@@ -91,7 +93,38 @@ def trunk_leg_cables(out: PanelExport, site: str, trunks: dict, placed: list[tup
         column += map(itemgetter(k), cables)
 
 
-def place_legs(design, layout, trunks: dict, ports, order: list[str]) -> list[tuple]:
+def place_legs(design, layout, trunks: dict, ports, order: list[str]) -> PlacedLegs:
+    """:func:`place_legs_rows` as the columns the model's readers take."""
+    return leg_columns(place_legs_rows(design, layout, trunks, ports, order))
+
+
+def leg_rows(legs: PlacedLegs) -> list[tuple]:
+    """The placed legs' columns as they were made before: (leg, [(name, number) per node])."""
+    out = []
+    for g, (links, trunk_ids) in enumerate(zip(legs.links, legs.trunks, strict=True)):
+        nodes = range(int(legs.start[g]), int(legs.start[g + 1]))
+        leg = TrunkLeg(links, (), trunk_ids, bool(legs.cassettes[g]))
+        out.append((leg, [(legs.names[legs.name[k]], int(legs.number[k])) for k in nodes]))
+    return out
+
+
+def leg_columns(placed: list[tuple]) -> PlacedLegs:
+    """(leg, [(name, number) per node]) per leg as the columns the model's readers take."""
+    names = sorted({name for _, at in placed for name, _ in at})
+    code = {name: k for k, name in enumerate(names)}
+    count = [len(at) for _, at in placed]
+    return PlacedLegs(
+        [leg.links for leg, _ in placed],
+        [leg.trunks for leg, _ in placed],
+        np.array([leg.cassettes for leg, _ in placed], dtype=bool),
+        np.cumsum([0, *count], dtype=np.int64),
+        names,
+        np.array([code[name] for _, at in placed for name, _ in at], dtype=np.int64),
+        np.array([k for _, at in placed for _, k in at], dtype=np.int64),
+    )
+
+
+def place_legs_rows(design, layout, trunks: dict, ports, order: list[str]) -> list[tuple]:
     """(leg, [(device name, number) per node]): ports per leg and node, legs taken in the
     order of their channels' labels (``order``: the legs' links in (label, id) order). A placed
     panel's next port is counted in place, without looking up its rack and type, which only a

@@ -7,7 +7,8 @@ import math
 import numpy as np
 
 from model.outputs.netbox.panel_legs import _fit_label
-from model.outputs.netbox.panels import _cord_labels, _cord_lengths, _first_legs
+from model.outputs.netbox.panel_records import PlacedLegs
+from model.outputs.netbox.panels import _cord_labels, _cord_lengths, _first_legs, _misfits
 
 
 def test_cord_labels_fit_exactly_where_the_per_cord_rule_fits_them():
@@ -40,22 +41,47 @@ def test_cord_lengths_take_the_ordered_length_else_the_laid_one_rounded_to_cm():
     assert math.isnan(got[4]) and got[1] == 4.44 and got[2] is None
 
 
-class _Leg:
-    def __init__(self, *links: str) -> None:
-        self.links = links
+def _legs(*links: tuple[str, ...]) -> PlacedLegs:
+    """Legs carrying ``links`` (only the links matter to :func:`_first_legs`)."""
+    none = np.zeros(0, dtype=np.int64)
+    return PlacedLegs(
+        list(links), [()] * len(links), np.zeros(len(links), bool), none, [], none, none
+    )
 
 
-def _first_legs_by_dict(placed, order):
+def _first_legs_by_dict(placed: PlacedLegs, order):
     first: dict = {}
-    for leg, at in placed:
-        for j, link_id in enumerate(leg.links):
-            first.setdefault(link_id, (leg, at, j))
+    for g, links in enumerate(placed.links):
+        for j, link_id in enumerate(links):
+            first.setdefault(link_id, (g, j))
     return [first[link_id] for link_id in order]
 
 
 def test_first_legs_one_per_link_and_shared_legs_give_each_links_first_leg():
-    one_each = [(_Leg("a"), "at-a"), (_Leg("b"), "at-b"), (_Leg("c"), "at-c")]
-    shared = [(_Leg("a", "b"), "at-ab"), (_Leg("a"), "at-a2"), (_Leg("c"), "at-c")]
-    for placed in (one_each, shared, one_each[::-1]):
+    one_each = [("a",), ("b",), ("c",)]
+    shared = [("a", "b"), ("a",), ("c",)]
+    for links in (one_each, shared, one_each[::-1]):
         order = ["a", "b", "c"]
-        assert _first_legs(placed, order) == _first_legs_by_dict(placed, order)
+        placed = _legs(*links)
+        leg, j = _first_legs(placed, order)
+        assert list(zip(leg.tolist(), j.tolist(), strict=True)) == _first_legs_by_dict(
+            placed, order
+        )
+
+
+def test_misfits_are_the_labels_the_per_label_rule_finds_also_when_none_misfit():
+    def by_label(labels: list[str], room: int) -> list[int]:
+        return [k for k, t in enumerate(labels) if len(t) > room or not t or t[:1].isspace()]
+
+    fits = ["C01-U42-p1 to C02-U40-p1", "x" * 93, "é-ünïcode label"]
+    cases = [
+        fits,  # none: the C-level passes alone
+        [],
+        [*fits, ""],
+        [*fits, "y" * 94],
+        [*fits, "\u00a0no-break space first"],  # a space str.isspace knows beyond ASCII
+        [*fits, "\x1cfile separator first"],
+        [*fits, "inner space and tab\tkept"],
+    ]
+    for labels in cases:
+        assert _misfits(labels, 93) == by_label(labels, 93)

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
-from operator import attrgetter
+from operator import attrgetter, ne, not_, or_
 from pathlib import Path
 from typing import cast
 
@@ -461,19 +461,15 @@ def _add_panels(design, plant, schedule, out, device_names, rack_names, layout=N
     col = schedule.columns
     link_ids = col["link_id"]
     labels = dict(zip(link_ids, col["label"], strict=True))
-    # A link is flipped where the row's A end is not the link's A end (end_key, its device's
-    # part looked up once per device: a zoned XL hall has 393k rows and 27k devices).
-    flipped = set()
-    device_key: dict[str, tuple] = {}
-    links = design.links
-    a_ends = zip(link_ids, col["a_rack"], col["a_u"], col["a_device"], col["a_port"], strict=True)
-    for link_id, rack, u, device, port in a_ends:
-        a = links[link_id].a
-        key = device_key.get(a.device)
-        if key is None:
-            key = device_key[a.device] = end_key(design, a.device, "")[:3]
-        if port != a.port or key != (rack, u, device):
-            flipped.add(link_id)
+    # A link is flipped where the row's A end is not the link's A end (end_key once per device,
+    # the rows compared by C-level maps: a zoned XL hall has 393k rows and 27k devices).
+    a_ends = list(map(attrgetter("a"), map(design.links.__getitem__, link_ids)))
+    device_key = {d: end_key(design, d, "")[:3] for d in dict.fromkeys(map(END_DEVICE, a_ends))}
+    other_port = map(ne, col["a_port"], map(END_PORT, a_ends))
+    rows = zip(col["a_rack"], col["a_u"], col["a_device"], strict=True)
+    other_device = map(ne, map(device_key.__getitem__, map(END_DEVICE, a_ends)), rows)
+    flipped = set(compress(link_ids, map(or_, other_port, other_device)))
+    del a_ends, device_key  # not held through the panels' export, the peak of a zoned XL one
     panels = panel_export(
         design, plant, out.site, device_names, rack_names, labels, flipped, layout=layout
     )
@@ -521,12 +517,17 @@ def _add_panels(design, plant, schedule, out, device_names, rack_names, layout=N
             device_rows.append(tuple(row.get(h, "") for h in DEVICE_HEADER))
         out.set_rows("07_devices", DEVICE_HEADER, device_rows)
     # The links' own cables but the paneled ones, then the cords and legs, column by column:
-    # put in front of the panels' own lists (a copy of each beside them was ~100 MB at the
-    # peak of a zoned XL export).
-    keep = [link_id not in panels.links for link_id in link_ids]
+    # put in front of the panels' own lists (a copy beside them was ~100 MB at zoned XL); one
+    # value on every row (site, status) stays a Repeat, written once, not cell by cell.
+    keep = list(map(not_, map(panels.links.__contains__, link_ids)))
+    kept = sum(keep)
     columns: list[Column] = []
     for c, cells in zip(out.tables["08_cables"].columns, panels.cable_columns, strict=True):
-        cells[:0] = compress(c if isinstance(c, list) else c.tolist(), keep)
+        if isinstance(c, Repeat) and cells.count(c.value) == len(cells):
+            columns.append(Repeat(c.value, kept + len(cells)))
+            continue
+        if kept:
+            cells[:0] = compress(c if isinstance(c, list) else c.tolist(), keep)
         columns.append(cells)
     out.tables["08_cables"] = Table(CABLE_HEADER, columns)
 

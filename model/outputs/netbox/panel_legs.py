@@ -7,21 +7,22 @@ from __future__ import annotations
 import functools
 from collections import defaultdict
 from collections.abc import Callable
-from itertools import repeat
+from itertools import chain, repeat
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
 
 from model.outputs.netbox.names import DESCRIPTION_MAX, fit_name
-from model.outputs.netbox.panel_records import LinkFacts, PanelExport, PanelPorts
+from model.outputs.netbox.panel_records import LinkFacts, PanelExport, PanelPorts, PlacedLegs
 from model.outputs.schedule_columns import objects
 from model.structured.layout import LC_ENCLOSURE, MPO_PANEL
 
 
-def _place_legs(design, layout, trunks: dict, ports: PanelPorts, order: list[str]) -> list[tuple]:
-    """(leg, [(device name, number) per node]): ports per leg and node, legs taken in the
-    order of their channels' labels (``order``: the legs' links in (label, id) order); the
-    ports by :func:`_leg_ports`."""
+def _place_legs(design, layout, trunks: dict, ports: PanelPorts, order: list[str]) -> PlacedLegs:
+    """The layout's legs with their ports per node, taken in the order of their channels'
+    labels (``order``: the legs' links in (label, id) order); the ports by :func:`_leg_ports`.
+    Read from the layout's leg columns (``TrunkLegs``): no leg object is made."""
 
     def rack_of(holder: str, trunk_ids, i: int) -> str:
         if holder in design.devices:
@@ -29,24 +30,35 @@ def _place_legs(design, layout, trunks: dict, ports: PanelPorts, order: list[str
         t = trunks[trunk_ids[min(i, len(trunk_ids) - 1)]]
         return t.rack_a if i < len(trunk_ids) else t.rack_b
 
+    legs = layout.legs
+    n = len(legs)
     # In the order of the legs' (label, link id) lists, compared as lists of the links' ranks
     # in that order (the same comparison: a rank orders as its pair, no two links share one).
     rank = dict(zip(order, range(len(order)), strict=True))
-    if all(len(g.links) == 1 for g in layout.legs):  # one link per leg: sort its rank
-        ranks = np.fromiter((rank[g.links[0]] for g in layout.legs), np.int64, len(layout.legs))
-        legs = [layout.legs[k] for k in np.argsort(ranks, kind="stable").tolist()]
+    if set(map(len, legs.links)) == {1}:  # one link per leg: sort its rank
+        ranks = np.fromiter(map(rank.__getitem__, map(itemgetter(0), legs.links)), np.int64, n)
+        pick = np.argsort(ranks, kind="stable").tolist()
     else:
-        legs = sorted(layout.legs, key=lambda g: list(map(rank.__getitem__, g.links)))
-    return list(zip(legs, _leg_ports(design, legs, ports, rack_of), strict=True))
+        pick = sorted(range(n), key=lambda k: list(map(rank.__getitem__, legs.links[k])))
+    holders = list(map(legs.holders.__getitem__, pick))
+    trunk_ids = list(map(legs.trunks.__getitem__, pick))
+    cassettes = np.fromiter(map(legs.cassettes.__getitem__, pick), bool, n)
+    start, names, name, number = _leg_ports(design, holders, trunk_ids, cassettes, ports, rack_of)
+    links = list(map(legs.links.__getitem__, pick))
+    return PlacedLegs(links, trunk_ids, cassettes, start, names, name, number)
 
 
-def _leg_ports(design, legs: list, ports: PanelPorts, rack_of) -> list[list[tuple[str, int]]]:
-    """Per leg (in numbering order), (NetBox name, port number) per node. A placed panel's
-    port is the rank of its use among its uses over the legs' nodes in order, after the ports
-    it gave before (one stable sort of the nodes' codes, not a counter per node: ~1.2 M nodes
-    at zoned XL); a virtual holder's is taken in that order (:meth:`PanelPorts.take`)."""
-    count = np.fromiter((len(leg.holders) for leg in legs), np.int64, len(legs))
-    holders = [h for leg in legs for h in leg.holders]
+def _leg_ports(
+    design, holders_of: list, trunks_of: list, cassettes: np.ndarray, ports: PanelPorts, rack_of
+) -> tuple[np.ndarray, list[str], np.ndarray, np.ndarray]:
+    """Per leg (in numbering order; ``holders_of`` its patch points, ``trunks_of`` its trunks),
+    its nodes' ports: (each leg's first node and the nodes' count, the panels' NetBox names,
+    each node's name as a position in them, its port number). A placed panel's port is the
+    rank of its use among its uses over the legs' nodes in order, after the ports it gave
+    before (one stable sort of the nodes' codes, not a counter per node: ~1.2 M nodes at zoned
+    XL); a virtual holder's is taken in that order (:meth:`PanelPorts.take`)."""
+    count = np.fromiter(map(len, holders_of), np.int64, len(holders_of))
+    holders = list(chain.from_iterable(holders_of))
     n = len(holders)
     code_of = dict.fromkeys(holders)
     distinct = list(code_of)
@@ -69,20 +81,26 @@ def _leg_ports(design, legs: list, ports: PanelPorts, rack_of) -> list[list[tupl
     for h, p, b, u in zip(distinct, placed.tolist(), base.tolist(), uses.tolist(), strict=True):
         if p:
             next_port[h] = b + u
-    name_of = [ports.names[h] if p else "" for h, p in zip(distinct, placed.tolist(), strict=True)]
-    flat = list(zip([name_of[c] for c in code.tolist()], number.tolist(), strict=True))
-    start = np.cumsum(count) - count
+    # A distinct holder's name is at its code ("" for a virtual one, whose nodes are named
+    # below by the panel each is taken from).
+    names = [ports.names[h] if p else "" for h, p in zip(distinct, placed.tolist(), strict=True)]
+    name = code  # the node's holder code is its name's position; virtual nodes renamed below
+    start = np.r_[np.cumsum(count) - count, n]
     virtual = np.flatnonzero(~placed[code]).tolist()
     if virtual:  # taken one by one, in the nodes' order
-        leg_of = np.repeat(np.arange(len(legs)), count)
+        leg_of = np.repeat(np.arange(len(holders_of)), count)
+        position: dict[str, int] = {}
         for k in virtual:
-            leg = legs[leg_of[k]]
-            i, last = k - int(start[leg_of[k]]), len(leg.holders) - 1
-            part = LC_ENCLOSURE if leg.cassettes and i in (0, last) else MPO_PANEL
-            flat[k] = ports.take(holders[k], rack_of(holders[k], leg.trunks, i), part)
-    bounds = start.tolist()
-    ends = (start + count).tolist()
-    return [flat[a:b] for a, b in zip(bounds, ends, strict=True)]
+            g = int(leg_of[k])
+            i, last = k - int(start[g]), int(count[g]) - 1
+            part = LC_ENCLOSURE if cassettes[g] and i in (0, last) else MPO_PANEL
+            got, number[k] = ports.take(holders[k], rack_of(holders[k], trunks_of[g], i), part)
+            at = position.get(got)
+            if at is None:
+                at = position[got] = len(names)
+                names.append(got)
+            name[k] = at
+    return start, names, name, number
 
 
 def _fit_label(text: str) -> str:
@@ -119,43 +137,47 @@ def _per_medium(
 
 
 def _trunk_leg_cables(
-    out: PanelExport, site: str, trunks: dict, placed: list[tuple], facts: LinkFacts
+    out: PanelExport, site: str, trunks: dict, placed: PlacedLegs, facts: LinkFacts
 ) -> None:
     """Trunk legs: one cable per leg and segment, named after the trunk's two panels.
 
     Made column by column over the segments (leg by leg, segment by segment: a zoned XL hall
-    has ~790k), from integer codes: each segment's trunk, its panels' names and port numbers;
-    a leg's number in its trunk is the rank of its segment among the trunk's, a trunk's label
-    number the rank of its first segment among those of the same panel pair; the texts (port
-    names, labels, descriptions, lengths) are made once per distinct value. Made row by row
-    this was ~2 s of that hall's export."""
-    if not placed:
+    has ~790k), from integer codes: each segment's trunk, its panels' names and port numbers
+    (gathered from the legs' node columns: segment ``s`` of a leg joins its nodes ``s`` and
+    ``s + 1``); a leg's number in its trunk is the rank of its segment among the trunk's, a
+    trunk's label number the rank of its first segment among those of the same panel pair; the
+    texts (port names, labels, descriptions, lengths) are made once per distinct value. Made
+    row by row this was ~2 s of that hall's export."""
+    if not len(placed):
         return
-    first_links = [leg.links[0] for leg, _ in placed]
+    first_links = list(map(itemgetter(0), placed.links))
     known = facts.media_rows
     rows = known[1] if known is not None and known[0] == first_links else None
     cable_type = _cable_types(facts.plant, first_links, rows)
-    count = np.fromiter((len(leg.trunks) for leg, _ in placed), np.int64, len(placed))
+    count = np.fromiter(map(len, placed.trunks), np.int64, len(placed))
     n_rows = int(count.sum())
     if not n_rows:
         return
     leg_of = np.repeat(np.arange(len(placed)), count)
     s = np.arange(n_rows) - np.repeat(np.cumsum(count) - count, count)
-    trunk_ids = [t for leg, _ in placed for t in leg.trunks]
-    near = [at[k] for (leg, at) in placed for k in range(len(leg.trunks))]
-    far = [at[k + 1] for (leg, at) in placed for k in range(len(leg.trunks))]
+    trunk_ids = list(chain.from_iterable(placed.trunks))
+    near = placed.start[leg_of] + s  # the segment's nodes: near, and the next one (far)
     # Codes: trunks by first use, panel names in text order (the A side is the one sorting first)
     trunk_code = dict.fromkeys(trunk_ids)
     trunk_list = list(trunk_code)
     trunk_code.update(zip(trunk_list, range(len(trunk_list)), strict=True))
     code = np.fromiter(map(trunk_code.__getitem__, trunk_ids), np.int64, n_rows)
-    names = sorted({name for name, _ in near} | {name for name, _ in far})
+    used = np.unique(np.r_[placed.name[near], placed.name[near + 1]]).tolist()
+    used_names = list(map(placed.names.__getitem__, used))
+    names = sorted(set(used_names))
     name_code = dict(zip(names, range(len(names)), strict=True))
-    na = np.fromiter((name_code[name] for name, _ in near), np.int64, n_rows)
-    nb = np.fromiter((name_code[name] for name, _ in far), np.int64, n_rows)
-    ka = np.fromiter((k for _, k in near), np.int64, n_rows)
-    kb = np.fromiter((k for _, k in far), np.int64, n_rows)
-    cassettes = np.fromiter((leg.cassettes for leg, _ in placed), bool, len(placed))[leg_of]
+    text_rank = np.zeros(len(placed.names), dtype=np.int64)
+    text_rank[used] = list(map(name_code.__getitem__, used_names))
+    na = text_rank[placed.name[near]]
+    nb = text_rank[placed.name[near + 1]]
+    ka = placed.number[near]
+    kb = placed.number[near + 1]
+    cassettes = placed.cassettes[leg_of]
     # Leg number: the segment's rank among its trunk's segments (in row order), from 1.
     by_trunk = np.argsort(code, kind="stable")
     sorted_code = code[by_trunk]
@@ -166,7 +188,7 @@ def _trunk_leg_cables(
     labels = _trunk_labels(trunk_list, by_trunk[run_start], na, nb, names)
     # Ports: "F{k}" leaving a zone panel, "C{k}" a cassette end, else "R{k}".
     a_letter = np.where(s > 0, 0, np.where(cassettes, 1, 2))
-    last = np.fromiter((len(at) - 1 for _, at in placed), np.int64, len(placed))
+    last = np.diff(placed.start) - 1
     b_letter = np.where(cassettes & (s + 1 == last[leg_of]), 1, 2)
     rear_a, a_text = _port_texts(a_letter, ka)
     rear_b, b_text = _port_texts(b_letter, kb)
@@ -190,6 +212,10 @@ def _trunk_leg_cables(
     )
     a_side = (name_obj[na], a_kind.astype(object), a_obj[rear_a])
     b_side = (name_obj[nb], np.full(n_rows, "dcim.rearport", dtype=object), b_obj[rear_b])
+    # The segments' codes and ranks, which the columns do not read, dropped before they are
+    # made: ~130 MB of arrays at zoned XL (the port kinds as text alone 44 MB), the export's peak.
+    del s, near, trunk_ids, ka, kb, na, nb, cassettes, by_trunk, sorted_code, rank, leg_no
+    del a_letter, b_letter, rear_a, rear_b, a_kind
     # Each column made as it is added (and dropped): 14 columns of ~0.8 M cells made first
     # and then added were ~90 MB more at the peak of a zoned XL export.
     columns: tuple[Callable[[], Any], ...] = (

@@ -46,11 +46,14 @@ Choices, written down:
 
 from __future__ import annotations
 
-from itertools import repeat
+import re
+from itertools import chain, repeat
+from operator import attrgetter, itemgetter
 
 import numpy as np
 
 from model.catalog.structured import structured_catalog
+from model.design.entities import END_DEVICE, END_PORT
 from model.outputs.netbox.names import fit_name, interface_name
 from model.outputs.netbox.panel_legs import (
     _cable_types,
@@ -64,12 +67,14 @@ from model.outputs.netbox.panel_records import (
     LinkFacts,
     PanelExport,
     PanelPorts,
+    PlacedLegs,
 )
 from model.outputs.schedule_columns import objects
 from model.structured.layout import CASSETTE_PORTS, LC_ENCLOSURE
 from model.structured.layout import structured_layout as layout_of
 
 PANEL_ROLE = "patch-panel"
+_SPACE = re.compile(r"\s")
 
 
 def panel_port_templates(part_id: str) -> tuple[list[dict], list[dict], list[dict]]:
@@ -120,7 +125,7 @@ def panel_export(
     layout = layout if layout is not None else layout_of(plant)
     if not layout.legs:
         return out
-    out.links = {lid for leg in layout.legs for lid in leg.links}
+    out.links = set(chain.from_iterable(layout.legs.links))
     trunks = {t.id: t for t in layout.trunks}
     ports = PanelPorts(
         design, device_names, rack_names, {n.casefold() for n in device_names.values()}
@@ -130,7 +135,7 @@ def panel_export(
     # are both taken in it. (Sorted by id first, the labels come nearly in order: one sort by
     # label alone of a zoned XL hall's links, unordered, was 0.6 s slower than the two.)
     order = sorted(out.links)
-    order.sort(key=facts.label)
+    order = [order[k] for k in sorted(range(len(order)), key=facts.labels_of(order).__getitem__)]
     placed = _place_legs(design, layout, trunks, ports, order)
     out.virtual = sorted(ports.virtual.values())
     _cord_cables(out, design, layout, placed, (site, device_names, flipped), facts, order)
@@ -142,7 +147,7 @@ def _cord_cables(
     out: PanelExport,
     design,
     layout,
-    placed: list[tuple],
+    placed: PlacedLegs,
     names: tuple,
     facts: LinkFacts,
     order: list[str],
@@ -167,7 +172,7 @@ def _cord_cables(
     # legs (each a dict lookup per link: ~0.4 s of CPU per pass at zoned XL).
     rows = facts.media_rows = (order, _medium_rows(facts.plant, order))
     medium_ids = _medium_ids(facts.plant, order, rows[1])
-    x_ends, y_ends = _cord_ends(design, layout, order, medium_ids, first_legs, flipped)
+    x_ends, y_ends = _cord_ends(design, layout, order, medium_ids, placed, first_legs, flipped)
     x_dev, x_port, x_panel, x_front, x_len, x_desc = x_ends
     y_dev, y_port, y_panel, y_front, y_len, y_desc = y_ends
     names_of = {p: interface_name(p) for p in {*x_port, *y_port}}
@@ -201,33 +206,45 @@ def _cord_cables(
         lambda: repeat("planned", 2 * n),
         lambda: labels,
         lambda: lengths,
-        lambda: ("" if length is None else "m" for length in lengths),
+        lambda: map({None: ""}.get, lengths, repeat("m")),  # "m" but where no length
         lambda: pairs(x_desc, y_desc),
     )
     for column, cells in zip(out.cable_columns, columns, strict=True):
         column += cells()
 
 
-def _first_legs(placed: list[tuple], order: list[str]) -> list[tuple]:
-    """Per link of ``order``, (leg, its ports, the link's place in the leg) of the first
-    placed leg that carries it. The legs are placed in their links' order: when each carries
-    one link and each link has one leg (a zoned XL hall's 393k), they are the links' own."""
-    if len(placed) == len(order) and all(len(leg.links) == 1 for leg, _ in placed):
-        if [leg.links[0] for leg, _ in placed] == order:
-            return [(leg, at, 0) for leg, at in placed]
-    first_leg: dict[str, tuple] = {}
-    for leg, at in placed:
-        for j, link_id in enumerate(leg.links):
-            first_leg.setdefault(link_id, (leg, at, j))
-    return list(map(first_leg.__getitem__, order))
+def _first_legs(placed: PlacedLegs, order: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Per link of ``order``, (its first placed leg, the link's place in that leg's links).
+    The legs are placed in their links' order: when each carries one link and each link has
+    one leg (a zoned XL hall's 393k), they are the links' own."""
+    n = len(order)
+    if len(placed) == n and set(map(len, placed.links)) == {1}:
+        if list(map(itemgetter(0), placed.links)) == order:
+            return np.arange(n), np.zeros(n, dtype=np.int64)
+    first_leg: dict[str, tuple[int, int]] = {}
+    for g, links in enumerate(placed.links):
+        for j, link_id in enumerate(links):
+            first_leg.setdefault(link_id, (g, j))
+    got = list(map(first_leg.__getitem__, order))
+    return (
+        np.fromiter(map(itemgetter(0), got), np.int64, n),
+        np.fromiter(map(itemgetter(1), got), np.int64, n),
+    )
 
 
 def _cord_ends(
-    design, layout, order: list[str], medium_ids: list[str], got: list[tuple], flipped
+    design,
+    layout,
+    order: list[str],
+    medium_ids: list[str],
+    placed: PlacedLegs,
+    got: tuple[np.ndarray, np.ndarray],
+    flipped,
 ) -> tuple:
     """Per link of ``order``, for its end listed first and then its other end: columns of the
     device id, its port, the panel's NetBox name, the panel's front port, the cord's length
     (ordered, else as laid; rounded to cm; None without a cord pair) and its description.
+    ``got``: :func:`_first_legs` of the links (the cords are on their first legs' end nodes).
 
     Made column by column: each link's A and B end as lists, the texts made once per distinct
     value (front port, description) and gathered by code, then taken in the schedule's order of
@@ -239,28 +256,29 @@ def _cord_ends(
     first_pair = dict(zip(reversed(cords.link_ids), range(n_pairs - 1, -1, -1), strict=True))
     links = list(map(design.links.__getitem__, order))
     pair = np.fromiter(map(first_pair.get, order, repeat(-1)), dtype=np.int64, count=n)
-    cassette = np.fromiter((leg.cassettes for leg, _, _ in got), bool, n)
+    leg, j = got
+    cassette = placed.cassettes[leg]
     # A channel's cassette port, 1-based (0: an MPO panel's port, which has no positions)
-    slot = np.where(cassette, np.fromiter((j for _, _, j in got), np.int64, n) + 1, 0)
+    slot = np.where(cassette, j + 1, 0)
     parts = objects([*cords.parts, ""], n_pairs + 1)[np.where(pair >= 0, pair, n_pairs)]
+    panel_names = objects(placed.names, len(placed.names))
     ends = []
     for side in "ab":
-        refs = [link.a for link in links] if side == "a" else [link.b for link in links]
-        nodes = [at[0] for _, at, _ in got] if side == "a" else [at[-1] for _, at, _ in got]
-        number = np.fromiter((k for _, k in nodes), np.int64, n)
+        refs = list(map(attrgetter(side), links))
+        node = placed.start[leg] if side == "a" else placed.start[leg + 1] - 1
         ordered = cords.a_ordered if side == "a" else cords.b_ordered
         laid = cords.a_m if side == "a" else cords.b_m
         ends.append(
             (
-                [ref.device for ref in refs],
-                [ref.port for ref in refs],
-                [panel for panel, _ in nodes],
-                _front_ports(number, slot),
+                list(map(END_DEVICE, refs)),
+                list(map(END_PORT, refs)),
+                panel_names[placed.name[node]].tolist(),
+                _front_ports(placed.number[node], slot),
                 _cord_lengths(ordered, laid, pair),
                 _cord_descriptions(side == "b", slot, parts, medium_ids),
             )
         )
-    turned = np.fromiter((link_id in flipped for link_id in order), bool, n)
+    turned = np.fromiter(map(flipped.__contains__, order), bool, n)
     if not turned.any():
         return ends[0], ends[1]
     first, other = [], []
@@ -332,7 +350,14 @@ def _cord_labels(
 
 
 def _misfits(link_labels: list[str], room: int) -> list[int]:
-    """The labels that do not fit ``room`` characters as they are (or start with a space)."""
+    """The labels that do not fit ``room`` characters as they are (or start with a space).
+
+    Most halls have none: that is found by C-level passes (the lengths' bounds, the first
+    characters joined and searched for a space: ``re``'s Unicode ``\\s`` is ``str.isspace``),
+    and only a hall with some is looked at label by label."""
+    if link_labels and 0 < min(map(len, link_labels)) and max(map(len, link_labels)) <= room:
+        if not _SPACE.search("".join(map(itemgetter(0), link_labels))):
+            return []
     return [
         k
         for k, label in enumerate(link_labels)
