@@ -29,10 +29,11 @@ frees it a slice per idle turn rather than in one ~0.35 s drop.
 
 The routes' paths are asked of the plant ASKS_PER_TURN route keys per event-loop turn: the first
 adopt of a zoned XL hall asks ~7k (~1.2 s of GUI thread in one turn, measured with the machine
-loaded), and a rack move that renumbers the plant's routes asks them all again (~0.12 s). A
+loaded), and a rack move that renumbers the plant's routes asks them all again (~0.12 s); the
+trunks of an adopted layout are grouped GROUPS_PER_TURN a turn before that. A
 route not asked yet keeps the points drawn before (a revision behind, as the panel's figures
 while the analysis runs) or is not drawn until its turn; ``drawing`` is True until every route
-is asked. The routes of the selected trunks are asked first.
+is grouped and asked. The routes of the selected trunks are asked first.
 """
 
 from __future__ import annotations
@@ -71,6 +72,9 @@ class TrunkLayer(QObject):
     # Route keys whose path is asked of the plant in one event-loop turn (see the module
     # docstring): ~0.1-0.2 ms each at zoned XL, so one turn stays well under 50 ms.
     ASKS_PER_TURN = 200
+    # Trunks grouped by route key in one turn (see the module docstring): a zoned XL hall's
+    # 100k took 60-170 ms in one turn with the machine loaded.
+    GROUPS_PER_TURN = 20_000
 
     changed = Signal()  # a layout from the analysis adopted (the channel views follow it)
 
@@ -103,6 +107,8 @@ class TrunkLayer(QObject):
         # to ask and what each is read at.
         self._continuing = False
         self._partial: tuple | None = None
+        # The layout being grouped over several turns, its groups so far, trunks grouped
+        self._grouping: tuple | None = None
         # After each plant refresh, once per burst: the layout of a 4-SU pod takes ~0.2 s.
         self._timer = QTimer(scene)
         self._timer.setSingleShot(True)
@@ -220,10 +226,8 @@ class TrunkLayer(QObject):
             layout = self._layout[1] if self._layout is not None else None
         else:
             layout = self.layout()
-        if layout is not self._grouped:
-            self._retirer.retire(self._grouped, self._groups)  # see the module docstring
-            self._grouped = layout
-            self._groups = group_trunks(layout.trunks) if layout is not None else {}
+        if layout is not self._grouped and not self._group_more(layout):
+            return  # grouped on the next turns: the field shows what it showed meanwhile
         drawn = self._routes_of(self._groups)
         if self.drawing:
             return  # the field shows what it showed until every path is asked (module doc)
@@ -257,6 +261,26 @@ class TrunkLayer(QObject):
         self._by_id = self._first_key = None
         if self.field.set_routes(self._drawn.values()):
             scene.drawing_changed.emit()
+
+    def _group_more(self, layout: StructuredLayout | None) -> bool:
+        """Group GROUPS_PER_TURN more trunks of ``layout`` by route key; True once all are
+        (and they are the groups drawn from now on), else the rest on the next turn."""
+        trunks = layout.trunks if layout is not None else []
+        layout_then, groups, done = self._grouping or (None, {}, 0)
+        if layout_then is not layout:
+            groups, done = {}, 0
+        end = done + self.GROUPS_PER_TURN
+        group_trunks(trunks[done:end], groups)
+        if end < len(trunks):
+            self._grouping = (layout, groups, end)
+            self.drawing = True
+            if shiboken6.isValid(self._timer):
+                self._timer.start()
+            return False
+        self._grouping = None
+        self._retirer.retire(self._grouped, self._groups)  # see the module docstring
+        self._grouped, self._groups = layout, groups
+        return True
 
     def _routes_of(self, keys) -> dict[RouteKey, TrunkRoute]:
         """The route each of ``keys`` is drawn along, for those with something to draw along.
