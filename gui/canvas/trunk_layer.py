@@ -26,6 +26,14 @@ no longer selected is let go at the next adopt. A zoned XL hall has 100k trunks 
 an adopt that made or updated an item and a tooltip per trunk held the GUI thread ~0.8 s. The
 layout shown before (millions of objects at XL) goes to a :class:`gui.runtime.retirer.Retirer`, which
 frees it a slice per idle turn rather than in one ~0.35 s drop.
+
+The routes' paths are asked of the plant ASKS_PER_TURN route keys per event-loop turn: the first
+adopt of a zoned XL hall asks ~7k (~1.2 s of GUI thread in one turn, measured with the machine
+loaded), and a rack move that renumbers the plant's routes asks them all again (~0.12 s); the
+trunks of an adopted layout are grouped GROUPS_PER_TURN a turn before that. A
+route not asked yet keeps the points drawn before (a revision behind, as the panel's figures
+while the analysis runs) or is not drawn until its turn; ``drawing`` is True until every route
+is grouped and asked. The routes of the selected trunks are asked first.
 """
 
 from __future__ import annotations
@@ -54,9 +62,19 @@ if TYPE_CHECKING:
     from model.structured.channel_view import PlanObject
 
 
+_UNREAD = object()  # a route key's read_at before its path was ever asked
+
+
 class TrunkLayer(QObject):
     """The structured layout the plan shows, its trunks drawn by one field, and the items of
     the trunks selected or hit (``items[trunk id]``)."""
+
+    # Route keys whose path is asked of the plant in one event-loop turn (see the module
+    # docstring): ~0.1-0.2 ms each at zoned XL, so one turn stays well under 50 ms.
+    ASKS_PER_TURN = 200
+    # Trunks grouped by route key in one turn (see the module docstring): a zoned XL hall's
+    # 100k took 60-170 ms in one turn with the machine loaded.
+    GROUPS_PER_TURN = 20_000
 
     changed = Signal()  # a layout from the analysis adopted (the channel views follow it)
 
@@ -83,6 +101,14 @@ class TrunkLayer(QObject):
         self._layout: tuple[int, StructuredLayout] | None = None
         self._objects: tuple[int, dict[str, PlanObject]] | None = None
         self._runner = None  # the analysis runner followed (see the module docstring)
+        self.drawing = False  # some route still to be asked of the plant (see the module doc)
+        # The refresh due continues the asks of the one before (the timer's next turn), not a
+        # new one (an adopt, a plant refresh); and that one's keys, routes so far, keys still
+        # to ask and what each is read at.
+        self._continuing = False
+        self._partial: tuple | None = None
+        # The layout being grouped over several turns, its groups so far, trunks grouped
+        self._grouping: tuple | None = None
         # After each plant refresh, once per burst: the layout of a 4-SU pod takes ~0.2 s.
         self._timer = QTimer(scene)
         self._timer.setSingleShot(True)
@@ -95,6 +121,7 @@ class TrunkLayer(QObject):
             self._feed.refreshed.connect(self._plant_refreshed)
 
     def _plant_refreshed(self, _update) -> None:
+        self._continuing = False  # a new refresh: every path may have changed
         if shiboken6.isValid(self._timer):
             self._timer.start()
 
@@ -138,6 +165,7 @@ class TrunkLayer(QObject):
         self._layout = (result.revision, layout) if layout is not None else None
         self._retirer.retire(before[1] if before else None, self._objects)  # see the module doc
         self._objects = None
+        self._continuing = False
         self.refresh()
         self.changed.emit()
 
@@ -198,11 +226,12 @@ class TrunkLayer(QObject):
             layout = self._layout[1] if self._layout is not None else None
         else:
             layout = self.layout()
-        if layout is not self._grouped:
-            self._retirer.retire(self._grouped, self._groups)  # see the module docstring
-            self._grouped = layout
-            self._groups = group_trunks(layout.trunks) if layout is not None else {}
-        self._drawn = self._routes_of(self._groups)
+        if layout is not self._grouped and not self._group_more(layout):
+            return  # grouped on the next turns: the field shows what it showed meanwhile
+        drawn = self._routes_of(self._groups)
+        if self.drawing:
+            return  # the field shows what it showed until every path is asked (module doc)
+        self._drawn = drawn
         self._by_id = self._first_key = None
         changed = self.field.set_routes(self._drawn.values())
         for trunk_id, item in list(self.items.items()):
@@ -233,6 +262,26 @@ class TrunkLayer(QObject):
         if self.field.set_routes(self._drawn.values()):
             scene.drawing_changed.emit()
 
+    def _group_more(self, layout: StructuredLayout | None) -> bool:
+        """Group GROUPS_PER_TURN more trunks of ``layout`` by route key; True once all are
+        (and they are the groups drawn from now on), else the rest on the next turn."""
+        trunks = layout.trunks if layout is not None else []
+        layout_then, groups, done = self._grouping or (None, {}, 0)
+        if layout_then is not layout:
+            groups, done = {}, 0
+        end = done + self.GROUPS_PER_TURN
+        group_trunks(trunks[done:end], groups)
+        if end < len(trunks):
+            self._grouping = (layout, groups, end)
+            self.drawing = True
+            if shiboken6.isValid(self._timer):
+                self._timer.start()
+            return False
+        self._grouping = None
+        self._retirer.retire(self._grouped, self._groups)  # see the module docstring
+        self._grouped, self._groups = layout, groups
+        return True
+
     def _routes_of(self, keys) -> dict[RouteKey, TrunkRoute]:
         """The route each of ``keys`` is drawn along, for those with something to draw along.
 
@@ -250,53 +299,74 @@ class TrunkLayer(QObject):
             # follows the re-route draws the trunks again (their read_at no longer matches).
             return {key: self._drawn[key] for key in keys if key in self._drawn}
         design = scene.design
+        partial = self._partial
+        self._partial = None
+        if partial is not None and self._continuing and partial[0] is keys:
+            _, out, stale, now = partial  # the turn before's work, the next keys to ask
+        else:
+            # A new refresh: what each key is read at now, and the keys to ask again. What a
+            # refresh left half asked is what was drawn (its asked routes and read_at agree).
+            was = self._drawn
+            if partial is not None:
+                was = {key: route for key, route in partial[1].items() if route is not None}
+            now, stale = self._stale(keys, was)
+            out = {key: was[key] for key in now if key in was}
+            self._read_at = {key: self._read_at[key] for key in now if key in self._read_at}
+        asked, later = stale[: self.ASKS_PER_TURN], stale[self.ASKS_PER_TURN :]
+        fresh = link_points(design, scene.plant, [k for k in asked if k.__class__ is str])
+        for key in asked:
+            if key.__class__ is not str:
+                # Along the trays between its panels' faces, where the analysis counts its
+                # tray fill (the model's way, RoutedLinks.rack_points).
+                fresh[key] = rack_pair_points(design, scene.plant, key)
+            points = fresh[key]
+            out[key] = self.field.route_for(points) if len(points) >= 2 else None
+            self._read_at[key] = now[key]
+        self.drawing = self._continuing = bool(later)
+        if later:
+            self._partial = (keys, out, later, now)
+            if shiboken6.isValid(self._timer):
+                self._timer.start()  # the next keys on the next turn
+            return out
+        # In the layout's order, as the field paints them
+        return {key: route for key in now if (route := out.get(key)) is not None}
+
+    def _stale(self, keys, was) -> tuple[dict[RouteKey, tuple | None], list[RouteKey]]:
+        """What each of ``keys`` still in the design is read at now (a link's route id, a rack
+        pair's racks and faces), and those whose path is asked again (see ``_routes_of``)."""
+        scene = self.scene
+        design = scene.design
         links, racks = design.links, design.racks
         plan_ids = self._plan_ids(k for k in keys if k.__class__ is str and k in links)
-        was, read_at = self._drawn, self._read_at
-        self._read_at = {}
         plant_generation = getattr(scene.plant, "route_generation", None)
-        keys = list(keys)
-        # The links whose path is asked again (see above), all in one call to the plant
-        fresh = link_points(
-            design,
-            scene.plant,
-            [
-                key
-                for key in keys
-                if key.__class__ is str
-                and key in links
-                and (
-                    key not in was or plan_ids.get(key) is None or read_at.get(key) != plan_ids[key]
-                )
-            ],
-        )
-        out: dict[RouteKey, TrunkRoute] = {}
-        for key in keys:
-            route = was.get(key)
+        now: dict[RouteKey, tuple | None] = {}
+        for key in self._selected_first(list(keys)):
             if key.__class__ is str:
-                if key not in links:  # deleted since the analysis's revision: the next says
-                    continue
-                plan_id = plan_ids.get(key)
-                points = fresh.get(key)
-                if points is not None:
-                    route = self.field.route_for(points) if len(points) >= 2 else None
-                self._read_at[key] = plan_id
-            else:  # a trunk to a zone's distribution rack: no link runs it, rack to rack
-                a, b = racks.get(key[0]), racks.get(key[1])
-                # The layout may be a revision behind: a rack deleted since is not drawn to.
-                if a is None or b is None:
-                    continue
-                # Along the trays between its panels' faces, where the analysis counts its
-                # tray fill (the model's way, RoutedLinks.rack_points); asked again only
-                # when a rack moved or the routes were renumbered.
+                if key in links:  # else deleted since the analysis's revision: the next says
+                    now[key] = plan_ids.get(key)
+                continue
+            a, b = racks.get(key[0]), racks.get(key[1])
+            # The layout may be a revision behind: a rack deleted since is not drawn to.
+            if a is not None and b is not None:
                 faces = (panel_face(design, key[2]), panel_face(design, key[3]))
-                at = (plant_generation, a.x, a.y, a.rotation, b.x, b.y, b.rotation, faces)
-                if route is None or read_at.get(key) != at:
-                    route = self.field.route_for(tuple(rack_pair_points(design, scene.plant, key)))
-                self._read_at[key] = at
-            if route is not None:
-                out[key] = route
-        return out
+                now[key] = (plant_generation, a.x, a.y, a.rotation, b.x, b.y, b.rotation, faces)
+        # A link whose route the plant does not name (plan id None), or a key with nothing
+        # drawn, is asked on every refresh, as before the asks were spread over turns.
+        read_at = self._read_at
+        stale = [
+            key
+            for key, at in now.items()
+            if at is None or key not in was or read_at.get(key, _UNREAD) != at
+        ]
+        return now, stale
+
+    def _selected_first(self, keys: list[RouteKey]) -> list[RouteKey]:
+        """``keys`` with those of the selected trunks first: their items follow their routes."""
+        if not self.items:
+            return keys
+        ids = {i for i, item in self.items.items() if item.isSelected()}
+        first = {k for k, trunks in self._groups.items() if any(t.id in ids for t in trunks)}
+        return [k for k in keys if k in first] + [k for k in keys if k not in first]
 
     def _plan_ids(self, link_ids) -> dict[str, tuple[int, int]]:
         """(route generation, route id) of each link the plant routes along trays now (see

@@ -71,3 +71,53 @@ def test_a_zone_trunk_is_drawn_along_the_trays_between_its_panels_faces(qapp):
     finally:
         scene.detach()
         scene.clear()
+
+
+def _draw_all(layer) -> int:
+    """Refresh ``layer`` until every path is asked, as its timer would: the turns it took."""
+    layer.refresh()
+    turns = 1
+    while layer.drawing:
+        assert layer._timer.isActive()  # the next turn is due
+        layer._timer.stop()
+        layer.refresh()
+        turns += 1
+    return turns
+
+
+def _drawn(layer) -> dict:
+    return {key: route.points for key, route in layer._drawn.items()}
+
+
+def test_routes_asked_a_few_per_turn_end_as_those_asked_at_once(qapp):
+    """The layer groups GROUPS_PER_TURN trunks and asks the plant for ASKS_PER_TURN route keys
+    per event-loop turn (a zoned XL hall asked ~7k in one ~1.2 s turn): once done, it draws
+    what a layer grouping and asking them all at once draws, zone trunks (rack pairs) and link routes alike; after a rack moved, the routes
+    it drew are asked again, a few per turn, and end the same too."""
+    design = apply_cabling(generate("nvl72", racks=8), "zones")
+    plant = RoutedLinks(design)
+    whole = HallScene(design, QUndoStack(), plant)
+    sliced = HallScene(design, QUndoStack(), plant)
+    try:
+        whole.trunk_layer.ASKS_PER_TURN = whole.trunk_layer.GROUPS_PER_TURN = 10**9
+        sliced.trunk_layer.ASKS_PER_TURN = 3
+        sliced.trunk_layer.GROUPS_PER_TURN = 2
+        for step in range(2):
+            assert _draw_all(whole.trunk_layer) == 1
+            turns = _draw_all(sliced.trunk_layer)
+            keys = _drawn(whole.trunk_layer)
+            assert any(isinstance(k, tuple) for k in keys) and any(isinstance(k, str) for k in keys)
+            assert _drawn(sliced.trunk_layer) == keys
+            if step == 0:  # the trunks grouped 2 a turn, the last turn asks the first keys
+                trunks = len(sliced.trunk_layer.layout().trunks)
+                assert turns == -(-trunks // 2) - 1 + -(-len(keys) // 3)
+                before = dict(keys)
+                rack = design.racks[next(k for k in keys if isinstance(k, tuple))[0]]
+                design.move_racks({rack.id: (rack.x, rack.y + 0.6)})
+                plant.refresh()
+            else:
+                assert keys != before  # the moved rack's routes were asked again
+    finally:
+        for scene in (whole, sliced):
+            scene.detach()
+            scene.clear()
