@@ -470,7 +470,8 @@ class PlantRouting(EngineState):
             list(design.trays.values()), design.hall, design.settings.tray_join_tolerance_m
         )
         graph.carry_rows(old_graph)  # only the ways the edit changed are searched again
-        self._att = att = graph.attach(self._drop_x, self._drop_y, design.settings.tray_reach_m)
+        reach_m = design.settings.tray_reach_m
+        self._att = att = graph.attach_after(old_graph, self._drop_x, self._drop_y, reach_m)
         self._memo_paths.clear()
         firsts, before = self._route_firsts, None
         if firsts is not None and firsts[0] == self.applied_edits - 1:  # named since the last

@@ -4,6 +4,7 @@ which :meth:`model.engine.tray_graph.TrayGraph.attach` fills."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -44,9 +45,62 @@ _GRID_FROM_PAIRS = 10_000
 _NEAR_PAIRS_AT_MOST = 1_000_000
 
 
+@dataclass(frozen=True)
+class NearestFigures:
+    """A bulk :func:`nearest_segments` answer with what a graph built after a tray edit needs
+    to keep it where the edit cannot change it (:func:`carried_segments`)."""
+
+    pts_xy: np.ndarray  # the points asked about
+    reach_m: float
+    seg_a: np.ndarray  # the segments they were measured against
+    seg_b: np.ndarray
+    seg: np.ndarray  # the answer
+    # Distance to the nearest segment: exact for a reached point; for an unreached one only
+    # known to be more than ``reach_m + _NEAR_TIE_M`` where ``sure``.
+    best_m: np.ndarray
+    sure: np.ndarray  # clear-cut: answered by the measure, not left to GEOS
+
+    def of_points(self, pts_xy: np.ndarray) -> NearestFigures:
+        """These figures for the points ``pts_xy``, matched by position: a plant attaches its
+        drops rack by rack when built and in drop order after a tray edit, and a moved rack's
+        drops are points not seen here (not ``sure``, so measured again). A point's figures
+        hang on its position alone, so equal points share them."""
+        if np.array_equal(self.pts_xy, pts_xy):
+            return self
+        m, n = len(self.pts_xy), len(pts_xy)
+        both = np.concatenate([self.pts_xy, pts_xy]).reshape(-1, 2)
+        # by position, and within one position the points here first
+        order = np.lexsort((np.arange(m + n) >= m, both[:, 1], both[:, 0]))
+        ordered = both[order]
+        new_run = np.concatenate([[True], (ordered[1:] != ordered[:-1]).any(axis=1)])
+        source = order[np.flatnonzero(new_run)][np.cumsum(new_run) - 1]
+        theirs = order >= m
+        at = np.full(n, -1, dtype=np.int64)
+        found = source[theirs] < m
+        at[order[theirs][found] - m] = source[theirs][found]
+        seen = at >= 0
+        pick = np.maximum(at, 0)
+        return NearestFigures(
+            pts_xy,
+            self.reach_m,
+            self.seg_a,
+            self.seg_b,
+            np.where(seen, self.seg[pick], -1) if m else np.full(n, -1, dtype=np.int64),
+            np.where(seen, self.best_m[pick], np.nan) if m else np.full(n, np.nan),
+            (seen & self.sure[pick]) if m else np.zeros(n, dtype=bool),
+        )
+
+
 def nearest_segments(
     seg_a: np.ndarray, seg_b: np.ndarray, tree, pts_xy: np.ndarray, reach_m: float
 ) -> np.ndarray:
+    """:func:`nearest_figures`' answer alone."""
+    return nearest_figures(seg_a, seg_b, tree, pts_xy, reach_m).seg
+
+
+def nearest_figures(
+    seg_a: np.ndarray, seg_b: np.ndarray, tree, pts_xy: np.ndarray, reach_m: float
+) -> NearestFigures:
     """Nearest segment (``seg_a`` -> ``seg_b``, rows; ``tree`` their STRtree) of each point
     within ``reach_m`` (-1 none), as GEOS answers it.
 
@@ -88,7 +142,58 @@ def nearest_segments(
             all_matches=False,
         )
         seg[ask[src]] = hit
-    return seg
+    return NearestFigures(pts_xy, reach_m, seg_a, seg_b, seg, best_m, ~unsure)
+
+
+def carried_segments(
+    before: NearestFigures, seg_a: np.ndarray, seg_b: np.ndarray, tree, reach_m: float
+) -> NearestFigures | None:
+    """:func:`nearest_figures` of ``before``'s points against segments ``seg_a`` -> ``seg_b``
+    (``tree`` their STRtree) after a tray edit, measured again only where the edit can change
+    the answer; None when ``before`` was asked with another reach.
+
+    A tray edit keeps most segments (the trays it did not touch; renumbered when one before
+    them changed). A point's clear-cut answer (``before.sure``) stands when its nearest
+    segment is kept and every segment not kept before is more than ``_NEAR_TIE_M`` farther:
+    it is still the one nearest, by more than the tie margin (segments taken away only widen
+    the margin). An unreached point stays unreached, clear-cut, when every such segment is
+    farther than ``reach_m + 3 * _NEAR_TIE_M`` (the near-pair radius). Every other point,
+    and every point GEOS decided, is measured again as :func:`nearest_figures` measures it
+    (a point's answer does not hang on the other points asked with it)."""
+    if before.reach_m != reach_m or not len(seg_a) or not len(before.seg_a):
+        return None
+    pts = before.pts_xy
+    old_keys = [tuple(r) for r in np.hstack([before.seg_a, before.seg_b]).tolist()]
+    new_keys = [tuple(r) for r in np.hstack([seg_a, seg_b]).tolist()]
+    # A segment is kept when its end points are those of exactly one segment before and after
+    # (two equal segments are a tie at any distance: not kept, so measured again).
+    once_old = {k for k, n in Counter(old_keys).items() if n == 1}
+    new_of = {k: i for i, k in enumerate(new_keys)}
+    once_new = {k for k, n in Counter(new_keys).items() if n == 1}
+    mapped = np.array(
+        [new_of[k] if k in once_old and k in once_new else -1 for k in old_keys], dtype=np.int64
+    )
+    added = np.setdiff1d(np.arange(len(seg_a)), mapped[mapped >= 0])
+    near_m = np.full(len(pts), np.inf)  # to the nearest segment not kept
+    if len(added):
+        _, near_m, _ = _all_pairs(seg_a[added], seg_b[added], pts)
+    best_m, sure, old_seg = before.best_m, before.sure, before.seg
+    new_seg = mapped[np.maximum(old_seg, 0)]
+    reached = sure & (old_seg >= 0) & (new_seg >= 0) & (near_m > best_m + _NEAR_TIE_M)
+    unreached = (
+        sure
+        & (old_seg < 0)
+        & (best_m > reach_m + _NEAR_TIE_M)
+        & (near_m > reach_m + 3 * _NEAR_TIE_M)
+    )
+    seg = np.where(reached, new_seg, -1)
+    best = np.where(reached, best_m, np.minimum(best_m, near_m))
+    kept = reached | unreached
+    redo = np.flatnonzero(~kept)
+    if len(redo):
+        again = nearest_figures(seg_a, seg_b, tree, pts[redo], reach_m)
+        seg[redo], best[redo], kept[redo] = again.seg, again.best_m, again.sure
+    return NearestFigures(pts, reach_m, seg_a, seg_b, seg, best, kept)
 
 
 def _distances(d: np.ndarray, len2: np.ndarray, rel: np.ndarray, axis: int) -> np.ndarray:

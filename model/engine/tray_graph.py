@@ -28,7 +28,13 @@ import shapely
 from model.common.arrays import unique_sorted
 from model.design.entities import Hall, Tray
 from model.engine.geometry import dedupe_points
-from model.engine.tray_attach import AttachMemo, Attachments, nearest_segments
+from model.engine.tray_attach import (
+    AttachMemo,
+    Attachments,
+    NearestFigures,
+    carried_segments,
+    nearest_figures,
+)
 from model.engine.tray_rows import RowCarry, all_pairs_rows
 from model.engine.tray_search import Preds, dijkstra, distance_row, merge_legs, walk_path
 
@@ -72,6 +78,7 @@ class TrayGraph:
         self._legs: dict[tuple[int, int], list[tuple[int, float, float]]] = {}  # _station_legs
         self._adjacency: list[list[tuple[int, float]]] | None = None  # node: (node, weight)
         self._attached = AttachMemo()  # attach(): a few points' fields, per point
+        self._nearest: NearestFigures | None = None  # the last bulk attach's (attach_after)
         self._matrix: np.ndarray | None = None
         self._index = np.zeros(0, dtype=np.int64)
         self._carry: RowCarry | None = None  # rows of the graph before a tray edit
@@ -256,6 +263,25 @@ class TrayGraph:
             return self._attach(x, y, reach_m)
         return self._attached.attach(self._attach, x, y, reach_m)
 
+    def attach_after(
+        self, old: TrayGraph, x: np.ndarray, y: np.ndarray, reach_m: float
+    ) -> Attachments:
+        """:meth:`attach` of points, those ``old`` (this graph before a tray edit) last
+        attached in bulk at the same places measured again only where the edit can change them
+        (:func:`~model.engine.tray_attach.carried_segments`; XL: ~9k drops, most far from
+        the edited tray)."""
+        n = len(x)
+        pts_xy = np.column_stack([np.asarray(x, float), np.asarray(y, float)]).reshape(n, 2)
+        before = old._nearest.of_points(pts_xy) if old._nearest is not None else None
+        if before is None or not len(self._lines) or not before.sure.any():
+            return self.attach(x, y, reach_m)
+        reach = max(reach_m, 1e-9)  # as _attach measures
+        nearest = carried_segments(before, self.seg_a, self.seg_b, self._tree, reach)
+        if nearest is None:
+            return self.attach(x, y, reach_m)
+        self._nearest = nearest
+        return self._attached_at(pts_xy, nearest.seg)
+
     def _attach(self, x: np.ndarray, y: np.ndarray, reach_m: float) -> Attachments:
         n = len(x)
         pts_xy = np.column_stack([np.asarray(x, float), np.asarray(y, float)]).reshape(n, 2)
@@ -276,9 +302,16 @@ class TrayGraph:
                 dv=zeros.copy(),
             )
         if n:
-            seg[:] = nearest_segments(
+            nearest = nearest_figures(
                 self.seg_a, self.seg_b, self._tree, pts_xy, max(reach_m, 1e-9)
             )
+            seg[:] = nearest.seg
+            if n > AttachMemo.AT_MOST_POINTS:  # a bulk attach: the next tray edit's to carry
+                self._nearest = nearest
+        return self._attached_at(pts_xy, seg)
+
+    def _attached_at(self, pts_xy: np.ndarray, seg: np.ndarray) -> Attachments:
+        """The attachments of points to their nearest segments ``seg`` (-1 none)."""
         ok = seg >= 0
         sg = np.where(ok, seg, 0)
         tray = self.seg_tray[sg]

@@ -43,6 +43,7 @@ STAGES = {
     "thaw the snapshot": ("engine/retray_copy.py", "_thawed"),
     "tray graph built": ("engine/tray_graph.py", "__init__"),
     "drops attached": ("engine/tray_graph.py", "attach"),
+    "drops attached after an edit": ("engine/tray_graph.py", "attach_after"),
     "distance rows carried": ("engine/tray_rows.py", "_carry_all"),
     "  carry: survivors": ("engine/tray_rows.py", "_intact"),
     "  carry: relaxed": ("engine/tray_rows.py", "_relax"),
