@@ -7,7 +7,7 @@ import json
 
 from cli import load_or_refuse
 from cli.export_common import add_policy_argument
-from cli.process_exit import no_collection_until_exit
+from cli.process_exit import is_own_process, no_collection_until_exit
 from cli.progress import Progress
 
 
@@ -49,8 +49,9 @@ def run(args: argparse.Namespace) -> int:
         progress.step("loaded")
         # The figures that read no cable plant (collectives, bisection: ~0.6 s at XL) on the
         # second core while this one routes and builds the plant; in this process, the
-        # analysis computes them itself as it always did.
-        with ForkedCall(lambda: plant_free_figures(design), fork=True) as free:
+        # analysis computes them itself as it always did. Only main.py's own process forks (a
+        # caller's, a test's or the editor's may hold threads Python does not count).
+        with ForkedCall(lambda: plant_free_figures(design), fork=is_own_process()) as free:
             plant = cable_plant(design, args.policy)
             progress.step("routed")
             report = analyze(design, plant, plant_free=free.result if free.forked else None)

@@ -39,7 +39,7 @@ from model.analysis.min_cut import MinCut, cut_json
 from model.analysis.nic_modes import nic_mode_findings
 from model.analysis.optics import modules_by_kind, optics_by_tier, optics_figures, strategy_findings
 from model.analysis.optics_plugs import PlugTally, kept_tally
-from model.analysis.plant_free import PlantFreeFigures, collective_settings_key, switch_groups
+from model.analysis.plant_free import collective_settings_key, switch_groups, usable_figures
 from model.analysis.reliability import forecast, hall_counts
 from model.analysis.report import Report
 from model.analysis.topology import Topology, infer_topology, tier_codes, tier_name, tier_order
@@ -273,7 +273,7 @@ class Analyzer:
         design = self.design
         topo, bw, dev, hops, min_cut = self._stages()
         given, self.given_plant_free = self.given_plant_free, None
-        free: PlantFreeFigures | None = given() if given is not None else None
+        free = usable_figures(given() if given is not None else None, design)
         if self._bisection is None:
             # The graph's cuts are kept per topology; a move re-evaluates only the floor's halves.
             self._bisection = free.bisection if free else min_cut.bisection(design)

@@ -23,11 +23,20 @@ from model.analysis.topology import LINK_COMPUTE, Topology, components, infer_to
 
 @dataclass(frozen=True)
 class PlantFreeFigures:
-    """The collective figures (for the settings ``settings_key``) and the bisection."""
+    """The collective figures (for the settings ``settings_key``) and the bisection of the
+    design ``state`` names (:func:`design_state`)."""
 
     collectives: CollectiveFigures | None  # None: no GPUs
     settings_key: tuple
     bisection: Bisection
+    state: tuple[int, int]
+
+
+def design_state(design) -> tuple[int, int]:
+    """Which design, at which edit, figures were computed for: the object's identity (a forked
+    child's copy keeps its parent's address) and its revision (every edit bumps it). Figures of
+    another state are not the design's: the bisection reads the racks' places."""
+    return id(design), design.revision
 
 
 def collective_settings_key(settings) -> tuple:
@@ -48,6 +57,12 @@ def switch_groups(topo: Topology) -> dict[int, np.ndarray]:
     }
 
 
+def usable_figures(free: PlantFreeFigures | None, design) -> PlantFreeFigures | None:
+    """``free`` when computed for ``design`` as it is now; None (compute them here) when they
+    are another design's, or this one's before an edit."""
+    return free if free is not None and free.state == design_state(design) else None
+
+
 def plant_free_figures(design) -> PlantFreeFigures:
     """The figures as the analyzer computes them for ``design`` as it is now."""
     settings = design.settings
@@ -57,4 +72,5 @@ def plant_free_figures(design) -> PlantFreeFigures:
     coll = coll.with_pxn(settings.pxn == "on").with_routing(settings.routing)
     figures = collective_figures(coll, settings)
     bisection = MinCut(topo, switch_groups=groups).bisection(design)
-    return PlantFreeFigures(figures, collective_settings_key(settings), bisection)
+    key = collective_settings_key(settings)
+    return PlantFreeFigures(figures, key, bisection, design_state(design))

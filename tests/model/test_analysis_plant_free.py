@@ -5,6 +5,7 @@ itself: checked against ``analyze(design, plant)`` on halls with odd cases, and 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -87,3 +88,28 @@ def test_main_py_analyze_forks_and_prints_the_in_process_report(tmp_path):
     assert lines[-2:] == ["exit 0", "forked [True] [True]"]
     design = load_design(example)
     assert json.loads(out.read_text()) == analyze(design, RoutedLinks(design)).to_json()
+
+
+def test_given_figures_of_this_design_are_the_ones_reported():
+    """The report takes the bisection it is given (a marked figure shows through), so the
+    child's work is not done twice."""
+    design = small_pod()
+    free = plant_free_figures(design)
+    bisection = dataclasses.replace(free.bisection, gbps=123456.0)
+    given = dataclasses.replace(free, bisection=bisection)
+    report = analyze(design, RoutedLinks(design), plant_free=lambda: given).to_json()
+    assert report["bisection"]["gbps"] == 123456.0
+
+
+def test_figures_from_before_an_edit_are_not_used():
+    """Figures computed, then the westmost and eastmost racks swapped (the floor's halves, and
+    so the minimum balanced cut, change): the report is the edited design's, computed here,
+    not the stale one."""
+    design = load_design(ROOT / "resources" / "examples" / "superpod-4su.hall.json")
+    stale = plant_free_figures(design)
+    by_x = sorted(design.racks.values(), key=lambda r: (r.x, r.y))
+    west, east = by_x[0], by_x[-1]
+    design.move_racks({west.id: (east.x, east.y), east.id: (west.x, west.y)})
+    assert plant_free_figures(design).bisection.cut != stale.bisection.cut
+    given = analyze(design, RoutedLinks(design), plant_free=lambda: stale).to_json()
+    assert given == analyze(design, RoutedLinks(design)).to_json()
