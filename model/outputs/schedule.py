@@ -40,6 +40,7 @@ from model.engine.routed_links import NO_MEDIUM, RoutedLinks
 from model.outputs.bom_parts import row_number
 from model.outputs.schedule_columns import (
     SCHEDULE_COLUMNS,
+    TURNED,
     coded,
     gathered,
     objects,
@@ -343,6 +344,8 @@ class _LinkColumns:
     def _other_codes(self, name: str) -> tuple[Sequence, np.ndarray]:
         """Codes of a part, medium, per-row or end column."""
         media = self.plant.media
+        if name == TURNED:
+            return [False, True], self.sw.astype(np.int64)
         if name in PART_COLUMNS and name != "cable_id":
             return self.part_text()(name, coded=True)
         if name == "medium":

@@ -35,6 +35,9 @@ SCHEDULE_COLUMNS = (
     "part",
     "route",
 )
+# Not a column of the file: per row of the link table, whether the schedule lists the link
+# from its B end (``[False, True]`` and a code per row, as a column's codes are read).
+TURNED = "turned"
 
 
 def gathered(values: Sequence, codes: np.ndarray) -> list:
