@@ -182,7 +182,7 @@ class TrunkLayer(QObject):
             scene.feed.ensure_fresh()
         revision = scene.design.revision
         if self._layout is None or self._layout[0] != revision:
-            # A picture draws the trunks only: no channel, cord or leg is laid out for it.
+            # A picture draws by _draw_picture; were it asked here, its trunks would do.
             layout = structured_layout(scene.plant, trunks_only=scene.picture)
             self._layout = (revision, layout)
             self._objects = None
@@ -255,7 +255,10 @@ class TrunkLayer(QObject):
         if self._picture is None or self._picture[0] != revision:
             if scene.feed is not None:
                 scene.feed.ensure_fresh()
-            self._picture = (revision, picture_trunk_routes(scene.design, scene.plant))
+            # A scene made without a plant draws no trunk (none is laid out without routes).
+            plant = scene.plant
+            found = picture_trunk_routes(scene.design, plant) if plant is not None else []
+            self._picture = (revision, found)
         routes = self._picture[1] if self.visible else []
         self._drawn = {key: self.field.route_for(points) for key, points in routes}
         self._by_id = self._first_key = None

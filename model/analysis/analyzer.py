@@ -11,7 +11,9 @@ The analysis is computed in stages, each cached until an edit invalidates it:
 * media (every report): links per medium and lengths (``link_media``); modules, cables,
   power and cost from the physical plant (``build_plant``, per cage); per-rack power, tray fill (updated for the links whose route or medium the plant's ``refresh()`` changed);
 * settings: oversubscription target and all-reduce parameters (cheap, always recomputed).
-``analyze`` runs a fresh Analyzer once: the incremental and the full report share one code path.
+``analyze`` runs a fresh Analyzer once: the incremental and the full report share one code path,
+but for two things only a one-shot run does: it counts plugs without keeping the editor's
+tally, and takes the collectives and bisection a caller computed apart (``plant_free``).
 """
 
 from __future__ import annotations

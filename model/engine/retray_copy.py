@@ -73,7 +73,8 @@ def retray(snap: RoutedLinks) -> tuple[RoutedLinks, AbstractSet[str]]:
     edits applied and every route named: (the copy, ids of the links whose length, ordered
     length or medium changed). Runs on any thread: it reads ``snap`` only, but for the output
     columns ``snap`` handed over writeable (its own copies, which the copy takes and writes;
-    ``snap`` is then spent: only the copy is read after).
+    ``snap`` is then spent: its handed-over columns are read only through the copy; the
+    Snapshotter may still compare ``snap``'s other columns as an earlier snapshot).
 
     The ids are a :class:`~model.engine.changed_rows.ChangedRows` over the snapshot's id list
     (never changed): named only if a listener reads them (~52 ms of the worker's CPU at XL

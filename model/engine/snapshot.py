@@ -317,7 +317,9 @@ def _hand_over(copied: np.ndarray, value: np.ndarray, earlier) -> None:
     read-only array): the worker's re-route then writes into it instead of copying it once
     more (model.engine.retray_copy: ~10 ms of the XL worker's CPU per drop). A writeable array
     is never shared by a later snapshot (_same_bits), and it stays out of reuse while the job
-    holds it (_Buffers); the worker makes it read-only once written (retray_copy.frozen)."""
+    holds it (_Buffers); the worker makes it read-only once written (retray_copy.frozen), and
+    a job superseded or failed before that leaves it writeable, which _same_bits refuses to
+    share, so no later snapshot reads it."""
     if copied is not earlier and copied is not value:
         copied.flags.writeable = True
 

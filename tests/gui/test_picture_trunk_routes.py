@@ -114,3 +114,14 @@ def test_a_picture_s_layer_draws_the_routes_of_the_current_revision(qapp):
         assert {r.points for r in layer.field.routes()} == set(want) != set(drawn)
     finally:
         scene.detach()
+
+
+def test_a_picture_scene_without_a_plant_draws_no_trunk(qapp):
+    """A picture scene made with no cable plant (nothing routed) draws its racks and no trunk,
+    as before the picture's routes had their own function."""
+    design = apply_cabling(generate("nvl72", racks=4), "zones")
+    scene = HallScene(design, QUndoStack(), None, picture=True)
+    try:
+        assert scene.trunk_layer.field.routes() == []
+    finally:
+        scene.detach()
