@@ -45,8 +45,8 @@ Choices, written down:
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import compress, repeat
-from operator import attrgetter, is_not, ne, or_
+from itertools import repeat
+from operator import attrgetter
 
 import msgspec
 
@@ -355,22 +355,16 @@ def _leg_tuples(nodes_col: list, trunks_col: list, single: bool) -> tuple[list, 
     m: tuple = ()
     middle: tuple = ()
     if single:
-        # The legs where the trunk or the nodes change from the previous leg's, found by maps
-        # in C, and one tuple of each per run of legs between them (~100k runs of 393k legs at
-        # zoned XL), not a test per leg in Python.
-        n = len(trunks_col)
-        changed = map(
-            or_,
-            map(is_not, trunks_col[1:], trunks_col[:-1]),
-            map(ne, nodes_col[1:], nodes_col[:-1]),
-        )
-        starts = [0, *compress(range(1, n), changed)]
-        for k0, k1 in zip(starts, [*starts[1:], n], strict=True):
-            trunk, nodes = trunks_col[k0], nodes_col[k0]
-            run = k1 - k0
-            ids_col += [(trunk.object_id,)] * run
-            m_col += [(trunk.length_m,)] * run
-            middle_col += [(nodes[0], trunk, nodes[1])] * run
+        was_trunk = was_nodes = None
+        for trunk, nodes in zip(trunks_col, nodes_col, strict=True):
+            if trunk is not was_trunk or nodes != was_nodes:
+                was_trunk, was_nodes = trunk, nodes
+                ids = (trunk.object_id,)
+                m = (trunk.length_m,)
+                middle = (nodes[0], trunk, nodes[1])
+            ids_col.append(ids)
+            m_col.append(m)
+            middle_col.append(middle)
         return ids_col, m_col, middle_col
     was_trunks = was_nodes_many = None
     for trunks, nodes in zip(trunks_col, nodes_col, strict=True):
