@@ -46,7 +46,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import repeat
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 
 import msgspec
 
@@ -244,7 +244,7 @@ def _layout(
     recorded = {
         lid: link.as_built_pieces_m for lid, link in design.links.items() if link.as_built_pieces_m
     }
-    _bundle_trunks(layout, catalog, legs.segments, route_of, settings.slack_pct, recorded)
+    _bundle_trunks(layout, catalog, legs, route_of, settings.slack_pct, recorded)
     if trunks_only:
         layout.channels = ChannelTable({})  # no channel made, as no cord is
         return _with_panels(layout, design, pool, legs.cassette_no)
@@ -282,16 +282,16 @@ def _module_fibres(catalog) -> tuple[dict, dict]:
     return fibre_of, fpp_of
 
 
-_LINK_IDS, _HOLDERS = attrgetter("link_ids"), attrgetter("holders")
-_TRUNKS, _FIRST, _LENGTH_M = attrgetter("trunks"), itemgetter(0), attrgetter("length_m")
+_LENGTH_M = attrgetter("length_m")
 
 
 def _channel_legs(
     layout: StructuredLayout, table: ChannelTable, laid: LegLayer, distance, lean: bool = False
 ) -> tuple:
     """Step 4's legs: each added to the table with the elements its channels share, a path's
-    legs at a time (step 2 lays them path by path, ``laid.paths`` their spans and whether a
-    leg may have a panel in a patch rack, and they share its racks, ends and shape).
+    legs at a time (step 2 lays them path by path as columns, ``laid.paths`` their spans,
+    whether a leg may have a panel in a patch rack, and the racks, ends and shape they
+    share).
 
     Returns columns, one value per leg: (table leg, the cords' rack distances A and B, the
     trunks' length, its members). ``lean``: only what the cords' lengths read (distances and
@@ -301,52 +301,47 @@ def _channel_legs(
     dist_b: list[float] = []
     trunk_sum: list[float] = []
     trunk_legs = layout.legs
-    all_legs = laid.legs
-    for start, end, displaced in laid.paths:
-        path_legs = all_legs[start:end]
-        first = path_legs[0]
-        rack_a, rack_b, cassettes = first.ends
+    for start, end, displaced, racks, (rack_a, rack_b, cassettes), group in laid.paths:
         n = end - start
         # A cord runs from its device to the leg's end panel, in the device's rack or (a
         # panel named in another rack) over to it.
-        far_a, far_b = distance(rack_a, first.racks[0]), distance(rack_b, first.racks[-1])
-        if displaced and any(leg.cord_off_m != (0.0, 0.0) for leg in path_legs):
+        far_a, far_b = distance(rack_a, racks[0]), distance(rack_b, racks[-1])
+        offs = laid.cord_off_m[start:end] if displaced else []
+        if offs and offs.count((0.0, 0.0)) != n:
             # A panel in a patch rack: that end's cord runs on to it (LegLayer's displace).
-            dist_a += [
-                far_a + leg.cord_off_m[0] if leg.cord_off_m[0] else far_a for leg in path_legs
-            ]
-            dist_b += [
-                far_b + leg.cord_off_m[1] if leg.cord_off_m[1] else far_b for leg in path_legs
-            ]
+            dist_a += [far_a + off[0] if off[0] else far_a for off in offs]
+            dist_b += [far_b + off[1] if off[1] else far_b for off in offs]
         else:
             dist_a += [far_a] * n
             dist_b += [far_b] * n
+        # Each leg's trunks: its one trunk's element (most paths), or a list of them.
+        single = len(racks) == 2
+        trunks = laid.trunks[start:end, 0 if single else slice(len(racks) - 1)].tolist()
         if lean:
             # Most paths: each leg's one trunk (its sum), its length mapped in C
-            if len(first.trunks) == 1:
-                trunk_sum += map(_LENGTH_M, map(_FIRST, map(_TRUNKS, path_legs)))
-            else:
-                trunk_sum += map(_trunks_m, path_legs)
+            trunk_sum += map(_LENGTH_M, trunks) if single else map(_trunks_m, trunks)
             leg_no += repeat(0, n)
             continue
-        trunk_ids, trunk_m, middles = _leg_tuples(path_legs, len(first.trunks) == 1)
-        trunk_legs.add(map(_LINK_IDS, path_legs), map(_HOLDERS, path_legs), trunk_ids, cassettes)
-        leg_no += table.add_legs(middles, cassettes, first.group, trunk_m)
+        trunk_ids, trunk_m, middles = _leg_tuples(laid.nodes[start:end], trunks, single)
+        trunk_legs.add(laid.link_ids[start:end], laid.holders[start:end], trunk_ids, cassettes)
+        leg_no += table.add_legs(middles, cassettes, group, trunk_m)
         trunk_sum += map(sum, trunk_m)
     # The members of every leg, in the same order (the paths' spans cover the legs).
     return leg_no, dist_a, dist_b, trunk_sum, laid.members_by_leg()
 
 
-def _trunks_m(leg) -> float:
+def _trunks_m(trunks: list) -> float:
     """A leg's trunks' length: its trunk elements' lengths summed in order, as
     :func:`_leg_tuples`' lengths are by ``sum``."""
-    return sum([t.length_m for t in leg.trunks])
+    return sum([t.length_m for t in trunks])
 
 
-def _leg_tuples(legs: list, single: bool) -> tuple[list, list, list]:
-    """Per leg: its trunks' ids, their lengths, and what every channel of the leg shares, the
-    panels and trunks between its two cords (a cassette's port is set per channel by the
-    table). ``single``: the legs have one trunk each (panel - trunk - panel: most paths).
+def _leg_tuples(nodes_col: list, trunks_col: list, single: bool) -> tuple[list, list, list]:
+    """Per leg (its nodes' elements, ``nodes_col``, and its trunks', ``trunks_col``): its
+    trunks' ids, their lengths, and what every channel of the leg shares, the panels and
+    trunks between its two cords (a cassette's port is set per channel by the table).
+    ``single``: the legs have one trunk each (panel - trunk - panel: most paths), and
+    ``trunks_col`` holds that trunk's element, not a list.
 
     Consecutive legs through the same panels and trunks (a trunk carries up to a dozen) share
     one tuple of each: a zoned XL hall's 393k legs held ~0.1 GB of equal tuples for as long
@@ -361,8 +356,7 @@ def _leg_tuples(legs: list, single: bool) -> tuple[list, list, list]:
     middle: tuple = ()
     if single:
         was_trunk = was_nodes = None
-        for leg in legs:
-            trunk, nodes = leg.trunks[0], leg.nodes
+        for trunk, nodes in zip(trunks_col, nodes_col, strict=True):
             if trunk is not was_trunk or nodes != was_nodes:
                 was_trunk, was_nodes = trunk, nodes
                 ids = (trunk.object_id,)
@@ -373,8 +367,7 @@ def _leg_tuples(legs: list, single: bool) -> tuple[list, list, list]:
             middle_col.append(middle)
         return ids_col, m_col, middle_col
     was_trunks = was_nodes_many = None
-    for leg in legs:
-        trunks, nodes = leg.trunks, leg.nodes
+    for trunks, nodes in zip(trunks_col, nodes_col, strict=True):
         if trunks != was_trunks or nodes != was_nodes_many:
             was_trunks, was_nodes_many = trunks, nodes
             ids = tuple([t.object_id for t in trunks])

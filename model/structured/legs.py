@@ -15,7 +15,6 @@ import math
 from itertools import repeat
 from operator import itemgetter
 
-import msgspec
 import numpy as np
 
 from model.common.findings import Finding
@@ -28,25 +27,6 @@ from model.structured.polarity import CASSETTE_PORTS  # 6 LC duplex ports per MP
 _FIRST = itemgetter(0)
 
 
-class Leg(msgspec.Struct):
-    """One trunk leg of a path, as steps 3 and 4 of the layout read it. (A Struct, not a
-    dataclass: its __init__ is C, about half the time, and a zoned XL hall makes 393k.)"""
-
-    # Tuples, not lists: a zoned XL hall has 393k legs, and the trunk leg the layout keeps
-    # (TrunkLeg) shares them.
-    link_ids: tuple[str, ...]  # the channels it carries (LC: up to six, one per cassette port)
-    racks: tuple[str, ...]  # the path's racks
-    holders: tuple[str, ...]  # per node: the panel or enclosure id
-    nodes: tuple[Element, ...]  # per node: the panel or cassette element (port set per member)
-    seg_m: tuple[float, ...]  # per segment: horizontal length (m, no slack)
-    group: int  # its path's number: the legs of a path have the same shape of elements
-    ends: tuple[str, str, bool]  # its links' racks (A, B; one group's) and: LC cassettes?
-    # Per segment: its trunk's element (step 3 sets them; step 4 reads ids and lengths off it).
-    trunks: list[Element | None] = msgspec.field(default_factory=list)
-    # Per end: the way from its rack to the patch rack holding its panel (0: its own rack).
-    cord_off_m: tuple[float, float] = (0.0, 0.0)
-
-
 class LegLayer:
     """Step 2: the trunk legs of every group, with their panels taken from the pool."""
 
@@ -57,19 +37,33 @@ class LegLayer:
             findings,
             panels_only,
         )
-        # Per panel pair, mode and width: its segments as two columns, the legs and each
-        # one's segment number (lists grown a run at a time, not a tuple per segment).
-        self.segments: dict[tuple, tuple[list[Leg], list[int]]] = {}
-        # Each leg, in layout order; per path laid, its legs' members (rows of the
-        # ChannelColumns of :meth:`lay`) one after the other, and how many each leg has
-        # (None: one each, every MPO leg), as arrays, not a tuple per leg (393k at zoned XL);
-        # and per path laid, the span of its legs (first, end) and whether any of them may
-        # have a panel in a patch rack (else every leg's ``cord_off_m`` is (0, 0): step 4
-        # need not read 393k of them at zoned XL).
-        self.legs: list[Leg] = []
+        # Per panel pair, mode and width: its segments as two columns, the legs' numbers and
+        # each one's segment number (lists grown a run at a time, not a tuple per segment).
+        self.segments: dict[tuple, tuple[list[int], list[int]]] = {}
+        # Every leg as columns indexed by its number (layout order), not an object per leg
+        # (393k at zoned XL): the channels it carries (LC: up to six, one per cassette port),
+        # the path's racks, per node its panel or enclosure id and element (port set per
+        # member), per segment its horizontal length (m, no slack), and per end the way from
+        # its rack to the patch rack holding its panel (0: its own rack). Legs of one run of
+        # panels share one tuple of each. ``trunks``: per leg and segment its trunk's element
+        # (step 3 sets them, step 4 reads ids and lengths off them); made by
+        # :meth:`trunk_slots`.
+        self.link_ids: list[tuple[str, ...]] = []
+        self.racks: list[tuple[str, ...]] = []
+        self.holders: list[tuple[str, ...]] = []
+        self.nodes: list[tuple[Element, ...]] = []
+        self.seg_m: list[tuple[float, ...]] = []
+        self.cord_off_m: list[tuple[float, float]] = []
+        self.trunks: np.ndarray = np.empty((0, 1), dtype=object)
+        # Per path laid, its legs' members (rows of the ChannelColumns of :meth:`lay`) one
+        # after the other, and how many each leg has (None: one each, every MPO leg), as
+        # arrays, not a tuple per leg; and per path laid, what its legs share: their span
+        # (first, end), whether any of them may have a panel in a patch rack (else every
+        # leg's ``cord_off_m`` is (0, 0): step 4 need not read 393k of them at zoned XL), its
+        # racks, its links' ends (racks A, B; LC cassettes?) and its group number.
         self.leg_members: list[np.ndarray] = []
         self.leg_sizes: list[np.ndarray | None] = []
-        self.paths: list[tuple[int, int, bool]] = []
+        self.paths: list[tuple[int, int, bool, tuple, tuple[str, str, bool], int]] = []
         self._displaced_here = False
         self.columns: ChannelColumns | None = None
         self.cassette_no: dict[str, int] = {}
@@ -139,15 +133,25 @@ class LegLayer:
                 # same panel (so the order of takes between them does not matter): the usual
                 # path, and a path whose racks spill into patch racks of their own.
                 lay = self._lay_in_columns
-            start, self._displaced_here = len(self.legs), False
-            shape = (racks, leg_ends, own_route, fixed_m)
-            lay(group, points, chunks, shape, (mode, width), members)
-            if len(self.legs) > start:
-                self.paths.append((start, len(self.legs), self._displaced_here))
+            start, self._displaced_here = len(self.link_ids), False
+            shape = (racks, own_route, fixed_m)
+            lay(points, chunks, shape, (mode, width), members)
+            if len(self.link_ids) > start:
+                self.paths.append(
+                    (start, len(self.link_ids), self._displaced_here, racks, leg_ends, group)
+                )
                 self.leg_members.append(flat_rows)
                 self.leg_sizes.append(
                     None if chunks is None else np.fromiter(map(len, chunks), np.int64, n_legs)
                 )
+
+    def trunk_slots(self) -> np.ndarray:
+        """Per leg and segment, a slot for its trunk's element (None until step 3 sets it):
+        ``trunks``, made for the legs laid (as many columns as the longest path has
+        segments)."""
+        widest = max((len(path[3]) - 1 for path in self.paths), default=1)
+        self.trunks = np.full((len(self.link_ids), widest), None, dtype=object)
+        return self.trunks
 
     def members_by_leg(self) -> tuple[np.ndarray, np.ndarray]:
         """Every leg's members one after the other (rows of the columns), and per leg how
@@ -184,17 +188,18 @@ class LegLayer:
         return True
 
     def _lay_one_by_one(
-        self, group: int, points: list, chunks: list | None, shape: tuple, seg: tuple, flat=None
+        self, points: list, chunks: list | None, shape: tuple, seg: tuple, flat=None
     ):
         """The legs of a path with panels named by hand (or a rack twice): leg after leg, each
         taking its panels from the pool in turn, as a named panel's use is checked per leg.
         ``chunks``: each leg's members, None when each leg has one, those of ``flat``."""
-        racks, leg_ends, own_route, fixed_m = shape
+        racks, own_route, fixed_m = shape
         ids, horizontal = self._ids_and_horizontal()
         for chunk in chunks if chunks is not None else zip(flat, strict=True):
             holders, elements = self._take_panels(points, ids[chunk[0]])
             if self.panels_only:
                 continue
+            seg_m: tuple[float, ...]
             if own_route:
                 seg_m = (
                     horizontal[chunk[0]] if len(chunk) == 1 else max(horizontal[c] for c in chunk),
@@ -202,13 +207,18 @@ class LegLayer:
             else:
                 seg_m = fixed_m
             link_ids = (ids[chunk[0]],) if len(chunk) == 1 else tuple(ids[c] for c in chunk)
-            nodes = tuple(elements)
-            leg = Leg(link_ids, racks, holders, nodes, seg_m, group, leg_ends, [None] * len(seg_m))
+            cord_off_m = (0.0, 0.0)
             home = self.pool.home  # panels taken in patch racks (filled as the legs are laid)
             if home and not home.keys().isdisjoint(holders):
-                _displace(leg, home, self.design.racks)
+                seg_m, cord_off_m = _displace(racks, holders, seg_m, home, self.design.racks)
                 self._displaced_here = True
-            self.legs.append(leg)
+            leg = len(self.link_ids)
+            self.link_ids.append(link_ids)
+            self.racks.append(racks)
+            self.holders.append(holders)
+            self.nodes.append(tuple(elements))
+            self.seg_m.append(seg_m)
+            self.cord_off_m.append(cord_off_m)
             for s in range(len(seg_m)):
                 seg_key = (holders[s], holders[s + 1], *seg)
                 seg_legs, seg_nos = self.segments.setdefault(seg_key, ([], []))
@@ -216,7 +226,7 @@ class LegLayer:
                 seg_nos.append(s)
 
     def _lay_in_columns(
-        self, group: int, points: list, chunks: list | None, shape: tuple, seg: tuple, flat=None
+        self, points: list, chunks: list | None, shape: tuple, seg: tuple, flat=None
     ):
         """The legs of a path whose nodes are distinct racks' pooled panels: each node takes
         its ports for all the path's legs at once, as runs of one panel
@@ -225,7 +235,7 @@ class LegLayer:
         columns: the same legs, panels, cassettes and segments as taken leg by leg (a zoned
         XL hall's 393k legs). A run's panel, element and way to its patch rack are found
         once per run, not once per leg."""
-        racks, leg_ends, own_route, fixed_m = shape
+        racks, own_route, fixed_m = shape
         n = len(flat) if chunks is None else len(chunks)
         cassette_no, panel_element = self.cassette_no, self._panel_element
         run_cols: list[list] = []
@@ -273,25 +283,14 @@ class LegLayer:
             seg_ms = [fixed_m] * n
         displaced = self._displaced(racks, run_cols, seg_ms)
         self._displaced_here |= displaced is not None
-        cord_offs = repeat((0.0, 0.0), n) if displaced is None else displaced
-        # Leg's C __init__ mapped over the columns (a zoned XL hall's 393k legs), each leg
-        # with a list of its own for the trunks step 3 sets.
-        legs = list(
-            map(
-                Leg,
-                link_cols,
-                repeat(racks, n),
-                holder_rows,
-                node_rows,
-                seg_ms,
-                repeat(group, n),
-                repeat(leg_ends, n),
-                map(list, repeat((None,) * (len(racks) - 1), n)),
-                cord_offs,
-            )
-        )
-        self.legs += legs
-        self._add_segments(legs, run_cols, seg)
+        start = len(self.link_ids)
+        self.link_ids += link_cols
+        self.racks += repeat(racks, n)
+        self.holders += holder_rows
+        self.nodes += node_rows
+        self.seg_m += seg_ms
+        self.cord_off_m += repeat((0.0, 0.0), n) if displaced is None else displaced
+        self._add_segments(start, run_cols, seg)
 
     def _node_rows(
         self, run_cols: list, element_cols: list[list[Element] | None], n: int
@@ -368,8 +367,8 @@ class LegLayer:
                     seg_ms[k] = got
         return cord_offs
 
-    def _add_segments(self, legs: list, run_cols: list, seg: tuple) -> None:
-        """Each segment of ``legs`` in its panel pair's list, taken a run of legs between the
+    def _add_segments(self, start: int, run_cols: list, seg: tuple) -> None:
+        """Each segment of the legs from number ``start`` on in its panel pair's list, taken a run of legs between the
         same two panels at a time (where neither node's run of panels changes); a new panel
         pair enters ``segments`` where it would leg by leg (legs first, then segments), as
         the trunks are numbered in that order."""
@@ -385,7 +384,7 @@ class LegLayer:
                     if got is None:
                         got = new[seg_key] = ((k, s), ([], []))
                     members = got[1]
-                members[0].extend(legs[k : k + m])
+                members[0].extend(range(start + k, start + k + m))
                 members[1].extend([s] * m)
                 k += m
         for seg_key, (_, members) in sorted(new.items(), key=lambda item: item[1][0]):
@@ -492,8 +491,11 @@ def _stretches(way_runs: list) -> list[tuple[int, int, tuple]]:
                 left[node] = runs[at[node]][1]
 
 
-def _displace(leg: Leg, home: dict[str, str], racks) -> None:
-    """A leg with a panel in a patch rack (:class:`~model.structured.paths.PanelPool`): the
+def _displace(
+    leg_racks: tuple, holders: tuple, seg_m: tuple, home: dict[str, str], racks
+) -> tuple[tuple[float, ...], tuple[float, float]]:
+    """A leg's segment lengths and its cords' ways (A, B), the leg through ``holders`` with
+    a panel in a patch rack (:class:`~model.structured.paths.PanelPool`): the
     cord at that end runs on from its rack to the patch rack, and a trunk ending there is
     ordered for its route to the rack the panel serves plus that same way (the patch rack
     stands beside it in its run; :func:`~model.engine.patch_points.patch_way_m`, which the
@@ -501,10 +503,9 @@ def _displace(leg: Leg, home: dict[str, str], racks) -> None:
     route and fills those trays."""
     off = [
         patch_way_m(racks[rack], racks[home[h]]) if h in home else 0.0
-        for rack, h in zip(leg.racks, leg.holders, strict=True)
+        for rack, h in zip(leg_racks, holders, strict=True)
     ]
-    leg.seg_m = tuple(m + off[s] + off[s + 1] for s, m in enumerate(leg.seg_m))
-    leg.cord_off_m = (off[0], off[-1])
+    return tuple(m + off[s] + off[s + 1] for s, m in enumerate(seg_m)), (off[0], off[-1])
 
 
 def _ports_exceeded(design, panel_id: str, link_id: str) -> Finding:

@@ -6,17 +6,16 @@ trunk part of their mode that carries them all, else the largest, repeated (see
 few per pair); every figure of a trunk is then worked out for all trunks at once: the longest
 leg by a reduce over the segments' lengths, the length with slack and service loop, the
 orderable length by one search per part, the trunks made by ``map`` and each leg told its
-trunk's element by one ``map(setitem)``. A zoned XL hall has ~100k trunks over ~786k
+trunk's element by one numpy assignment into the legs' (leg, segment) slots. A zoned XL hall has ~100k trunks over ~786k
 segments: per trunk a Python call, a dozen lookups and a loop over its legs was ~1 s.
 """
 
 from __future__ import annotations
 
 import math
-from collections import deque
 from collections.abc import Iterable
 from itertools import chain, repeat
-from operator import attrgetter, getitem, itemgetter, setitem
+from operator import getitem, itemgetter
 
 import numpy as np
 
@@ -27,7 +26,6 @@ from model.structured.channels import Element, ElementKind
 from model.structured.layout_records import StructuredLayout, Trunk
 from model.structured.stock_lengths import stock_lengths_at
 
-_LINK_IDS, _SEG_M, _TRUNKS = attrgetter("link_ids"), attrgetter("seg_m"), attrgetter("trunks")
 _FIRST, _SECOND, _THIRD, _FOURTH = map(itemgetter, range(4))
 _TRUNK: ElementKind = "trunk"
 
@@ -35,15 +33,17 @@ _TRUNK: ElementKind = "trunk"
 def bundle_trunks(
     layout: StructuredLayout,
     catalog,
-    segments: dict,
+    laid,
     route_of: dict,
     slack_pct: float,
     recorded: dict | None = None,
 ) -> None:
-    """The legs of each panel pair of ``segments`` bundled into trunks (``layout.trunks``, in
-    the pairs' order), each leg told its trunks; ``recorded``: per link, its pieces' recorded
-    lengths (a trunk takes its links' record)."""
-    cut = _cut(catalog, segments)
+    """The legs of each panel pair of ``laid.segments`` (a
+    :class:`~model.structured.legs.LegLayer`) bundled into trunks (``layout.trunks``, in the
+    pairs' order), each leg told its trunks (``laid.trunks``); ``recorded``: per link, its
+    pieces' recorded lengths (a trunk takes its links' record)."""
+    slots = laid.trunk_slots()
+    cut = _cut(catalog, laid)
     if not cut.parts:
         return
     starts = np.asarray(cut.starts, dtype=np.int64)
@@ -52,7 +52,9 @@ def bundle_trunks(
     recorded_m: list[float | None] = [None] * len(starts)
     if recorded:
         recorded_m = [
-            _recorded_m(zip(cut.legs[i:j], cut.seg_nos[i:j], strict=True), recorded)
+            _recorded_m(
+                zip(cut.link_ids[i:j], cut.segs[i:j], cut.seg_nos[i:j], strict=True), recorded
+            )
             for i, j in zip(cut.starts, [*cut.starts[1:], len(cut.seg_m)], strict=True)
         ]
         lengths_m = [m if r is None else r for m, r in zip(lengths_m, recorded_m, strict=True)]
@@ -65,8 +67,9 @@ def bundle_trunks(
         tuple(dict.fromkeys(chain.from_iterable(cut.link_ids[i:j])))
         for i, j in zip(cut.starts, ends, strict=True)
     ]
-    rack_a = [cut.legs[i].racks[cut.seg_nos[i]] for i in cut.starts]
-    rack_b = [cut.legs[i].racks[cut.seg_nos[i] + 1] for i in cut.starts]
+    racks = laid.racks
+    rack_a = [racks[cut.legs[i]][cut.seg_nos[i]] for i in cut.starts]
+    rack_b = [racks[cut.legs[i]][cut.seg_nos[i] + 1] for i in cut.starts]
     routes = [
         route_of.get((ra, rb), route_of.get((rb, ra), ""))
         for ra, rb in zip(rack_a, rack_b, strict=True)
@@ -104,21 +107,22 @@ def bundle_trunks(
     elements[:n] = list(map(Element, repeat(_TRUNK, n), ids, part_ids, got, repeat("B", n)))
     elements[n:] = list(map(Element, repeat(_TRUNK, n), ids, part_ids, got, repeat("A", n)))
     trunk_of = np.repeat(np.arange(n, dtype=np.int64), sizes)
-    further = np.asarray(cut.seg_nos, dtype=np.int64) > 0
-    per_leg = elements[trunk_of + n * further].tolist()
-    deque(map(setitem, map(_TRUNKS, cut.legs), cut.seg_nos, per_leg), maxlen=0)
+    seg_nos = np.asarray(cut.seg_nos, dtype=np.int64)
+    slots[np.asarray(cut.legs, dtype=np.int64), seg_nos] = elements[trunk_of + n * (seg_nos > 0)]
 
 
 class _Cut:
-    """The segments of every panel pair, in the pairs' order, as columns (each leg, its
-    segment number, that segment's length, the leg's links), and per trunk: the first
-    segment's position, its part (None: no part fits), mode, leg width and panels."""
+    """The segments of every panel pair, in the pairs' order, as columns (each leg's number,
+    its segment number, that segment's length, the leg's links and its segments' lengths),
+    and per trunk: the first segment's position, its part (None: no part fits), mode, leg
+    width and panels."""
 
     def __init__(self) -> None:
-        self.legs: list = []
+        self.legs: list[int] = []
         self.seg_nos: list[int] = []
         self.seg_m: list[float] = []
         self.link_ids: list[tuple[str, ...]] = []
+        self.segs: list[tuple[float, ...]] = []
         self.starts: list[int] = []
         self.parts: list[TrunkPart | None] = []
         self.modes: list[str] = []
@@ -127,21 +131,23 @@ class _Cut:
         self.panel_b: list[str] = []
 
 
-def _cut(catalog, segments: dict) -> _Cut:
+def _cut(catalog, laid) -> _Cut:
     """Each panel pair's legs cut into trunks: the smallest part that carries all the legs
     left, else the largest. Pairs of the same mode, leg width and number of legs are cut
     alike, so each such *plan* (the trunks' first legs within the pair, their parts) is
     worked out once, and the trunks of all pairs are spread from the plans by numpy: a zoned
     XL hall has ~100k panel pairs and a handful of plans (a loop body per pair was ~0.1 s)."""
     cut = _Cut()
+    segments = laid.segments
     if not segments:
         return cut
     values = list(segments.values())
     pair_legs = list(map(_FIRST, values))
     cut.legs = list(chain.from_iterable(pair_legs))
     cut.seg_nos = list(chain.from_iterable(map(_SECOND, values)))
-    cut.seg_m = list(map(getitem, map(_SEG_M, cut.legs), cut.seg_nos))
-    cut.link_ids = list(map(_LINK_IDS, cut.legs))
+    cut.segs = list(map(laid.seg_m.__getitem__, cut.legs))
+    cut.seg_m = list(map(getitem, cut.segs, cut.seg_nos))
+    cut.link_ids = list(map(laid.link_ids.__getitem__, cut.legs))
     sizes = list(map(len, pair_legs))
     # The trunk parts per (mode, leg width), and the plan per (mode, width, legs).
     parts_of: dict[tuple[str, int], list] = {}
@@ -218,16 +224,16 @@ def _ordered(parts: list, lengths_m: list[float]) -> list[float]:
 
 
 def _recorded_m(chunk: Iterable[tuple], recorded: dict) -> float | None:
-    """The length the links of a trunk's legs ``chunk`` ((leg, segment number) pairs)
-    recorded for it (the longest, should two differ: it is one cable), None when none did. A
+    """The length the links of a trunk's legs ``chunk`` (per leg: its links, its segments'
+    lengths and the trunk's segment number) recorded for it (the longest, should two differ: it is one cable), None when none did. A
     link's record counts only when it has the leg's shape (a cord, a trunk per segment, a
     cord): a link re-routed since holds none (:func:`model.design.structured_edit.route_via`)."""
     found = [
         pieces[s + 1]
-        for leg, s in chunk
-        for lid in leg.link_ids
+        for link_ids, seg_m, s in chunk
+        for lid in link_ids
         if (pieces := recorded.get(lid)) is not None
-        and len(pieces) == len(leg.seg_m) + 2
+        and len(pieces) == len(seg_m) + 2
         and pieces[s + 1] is not None
     ]
     return max(found) if found else None

@@ -240,25 +240,27 @@ def plant_fibres_by_link(plant) -> dict:
     return out
 
 
-def leg_tuples_per_leg(legs: list, single: bool) -> tuple[list, list, list]:
-    """:func:`model.structured.layout._leg_tuples` as it was: tuples of its own for every leg."""
+def leg_tuples_per_leg(nodes_col: list, trunks_col: list, single: bool) -> tuple[list, list, list]:
+    """:func:`model.structured.layout._leg_tuples` as it was: tuples of its own for every leg
+    (each leg's trunks as a list, also where ``single`` gives its one trunk's element)."""
     from model.structured.layout import _middle
 
-    trunk_ids = [tuple([t.object_id for t in leg.trunks]) for leg in legs]
-    trunk_m = [tuple([t.length_m for t in leg.trunks]) for leg in legs]
+    legs = [([t] if single else t, nodes) for t, nodes in zip(trunks_col, nodes_col, strict=True)]
+    trunk_ids = [tuple([t.object_id for t in trunks]) for trunks, _ in legs]
+    trunk_m = [tuple([t.length_m for t in trunks]) for trunks, _ in legs]
     if single:
-        middles = [(leg.nodes[0], leg.trunks[0], leg.nodes[1]) for leg in legs]
+        middles = [(nodes[0], trunks[0], nodes[1]) for trunks, nodes in legs]
     else:
-        middles = [_middle(leg.nodes, leg.trunks) for leg in legs]
+        middles = [_middle(nodes, trunks) for trunks, nodes in legs]
     return trunk_ids, trunk_m, middles
 
 
 def bundle_trunks_per_segment(
-    layout, catalog, segments: dict, route_of: dict, slack_pct: float, recorded=None
+    layout, catalog, laid, route_of: dict, slack_pct: float, recorded=None
 ) -> None:
     """:func:`model.structured.layout._bundle_trunks` as it was: a panel pair's segments read
     as (leg, segment) pairs, each trunk's length, links and elements found by a generator
-    over its own legs."""
+    over its own legs (read off ``laid``'s columns by leg number) and set slot by slot."""
     from model.engine.patch_points import TRUNK_SERVICE_LOOP_M
     from model.structured.channels import Element
     from model.structured.layout import Trunk
@@ -269,7 +271,8 @@ def bundle_trunks_per_segment(
     )
 
     n_trunk = 0
-    for (panel_a, panel_b, mode, width), (seg_legs, seg_nos) in segments.items():
+    slots = laid.trunk_slots()
+    for (panel_a, panel_b, mode, width), (seg_legs, seg_nos) in laid.segments.items():
         members = list(zip(seg_legs, seg_nos, strict=True))
         parts = _bendable(
             catalog,
@@ -289,10 +292,14 @@ def bundle_trunks_per_segment(
             chunk, i = members[i : i + n], i + n
             n_trunk += 1
             leg0, s0 = chunk[0]
-            ra, rb = leg0.racks[s0], leg0.racks[s0 + 1]
-            recorded_m = _recorded_m(chunk, recorded) if recorded else None
+            ra, rb = laid.racks[leg0][s0], laid.racks[leg0][s0 + 1]
+            recorded_m = None
+            if recorded:
+                recorded_m = _recorded_m(
+                    [(laid.link_ids[leg], laid.seg_m[leg], s) for leg, s in chunk], recorded
+                )
             if recorded_m is None:
-                length = max(leg.seg_m[s] for leg, s in chunk) * (1 + slack_pct / 100)
+                length = max(laid.seg_m[leg][s] for leg, s in chunk) * (1 + slack_pct / 100)
                 length += TRUNK_SERVICE_LOOP_M
             else:
                 length = recorded_m
@@ -303,7 +310,7 @@ def bundle_trunks_per_segment(
                 rb,
                 length,
                 _round_up(tpart.lengths_m, length) if tpart else math.nan,
-                tuple(dict.fromkeys(lid for leg, _ in chunk for lid in leg.link_ids)),
+                tuple(dict.fromkeys(lid for leg, _ in chunk for lid in laid.link_ids[leg])),
                 1,
                 tpart.fibres if tpart else width,
                 len(chunk),
@@ -317,7 +324,7 @@ def bundle_trunks_per_segment(
                 layout.findings.append(_trunk_not_orderable(trunk, mode, width))
             got = trunk.ordered_m if not math.isnan(trunk.ordered_m) else trunk.length_m
             for leg, s in chunk:
-                leg.trunks[s] = Element("trunk", trunk.id, trunk.part, got, "B" if s == 0 else "A")
+                slots[leg, s] = Element("trunk", trunk.id, trunk.part, got, "B" if s == 0 else "A")
 
 
 def _round_up(lengths: tuple[float, ...], length_m: float) -> float:

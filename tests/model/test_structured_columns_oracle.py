@@ -305,8 +305,9 @@ def test_trunks_bundled_from_columns_are_the_trunks_bundled_segment_by_segment(m
         """The legs laid, then their segments made of unequal lengths (a generated hall's
         legs of one trunk are mostly equal): the trunk takes the longest of its own legs."""
         lay(self, *args)
-        for k, leg in enumerate(self.legs):
-            leg.seg_m = tuple([m + (k * 7 % 11) * 0.5 for m in leg.seg_m])
+        self.seg_m[:] = [
+            tuple([m + (k * 7 % 11) * 0.5 for m in seg_m]) for k, seg_m in enumerate(self.seg_m)
+        ]
 
     monkeypatch.setattr(LegLayer, "lay", uneven)
     columns = structured_layout(plant)
