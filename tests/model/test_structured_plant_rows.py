@@ -60,3 +60,20 @@ def test_rows_of_another_plant_are_looked_up(zoned):
     assert not np.array_equal(got, rows_in_plant(plant, table.link_ids, table.fibre_rows, own))
     # Unknown fibre rows (a table made otherwise): looked up too.
     assert rows_in_plant(moved, table.link_ids, None, own).tolist() == got.tolist()
+
+
+def test_a_row_renamed_in_a_later_slice_is_found(zoned, monkeypatch):
+    """The kept rows are checked slice by slice (the GIL handed over between slices): a link
+    renamed in the last slice alone makes them not kept, as one renamed in the first does."""
+    import model.structured.channels as channels
+
+    plant = RoutedLinks(load_design(zoned))
+    table = structured_layout(plant).channels
+    kept = kept_plant_rows(plant, table.fibres)
+    assert kept is not None and len(kept) > 3
+    monkeypatch.setattr(channels, "_CHECK_SLICE", 2)
+    assert kept_plant_rows(plant, table.fibres) is not None
+    for row in (int(kept[0]), int(kept[-1])):
+        ids = list(plant.link_ids)
+        ids[row] = ids[row] + "-renamed"
+        assert kept_plant_rows(SimpleNamespace(link_ids=ids), table.fibres) is None
