@@ -6,16 +6,14 @@ from __future__ import annotations
 
 import functools
 from collections import defaultdict
-from collections.abc import Callable
-from itertools import chain, repeat
+from itertools import chain
 from operator import itemgetter
-from typing import Any
 
 import numpy as np
 
+from model.outputs.netbox.columns import Lookup, Repeat
 from model.outputs.netbox.names import DESCRIPTION_MAX, fit_name
 from model.outputs.netbox.panel_records import LinkFacts, PanelExport, PanelPorts, PlacedLegs
-from model.outputs.schedule_columns import objects
 from model.structured.layout import LC_ENCLOSURE, MPO_PANEL
 
 
@@ -108,11 +106,6 @@ def _fit_label(text: str) -> str:
     return text if len(text) <= 100 and text == text.strip() else fit_name(text, 100)
 
 
-def _medium_ids(plant, link_ids: list[str], rows: np.ndarray | None = None) -> list[str]:
-    """Each link's medium id ("" where none was chosen), from the plant's medium column."""
-    return _per_medium(plant, link_ids, [m.id for m in plant.media], rows)
-
-
 def _cable_types(plant, link_ids: list[str], rows: np.ndarray | None = None) -> list[str]:
     """Each link's NetBox cable type (its medium's), from the plant's medium column."""
     return _per_medium(plant, link_ids, [m.netbox_type for m in plant.media], rows)
@@ -192,7 +185,6 @@ def _trunk_leg_cables(
     b_letter = np.where(cassettes & (s + 1 == last[leg_of]), 1, 2)
     rear_a, a_text = _port_texts(a_letter, ka)
     rear_b, b_text = _port_texts(b_letter, kb)
-    a_kind = np.where(s > 0, "dcim.frontport", "dcim.rearport")
     # A side: the panel sorting first, whatever way (by name, then port name).
     swap = nb < na
     same = np.flatnonzero(nb == na)
@@ -201,38 +193,31 @@ def _trunk_leg_cables(
             b_text[x] < a_text[y] for x, y in zip(rear_b[same], rear_a[same], strict=True)
         ]
     first = [trunks[t] for t in trunk_list]
-    description = _leg_descriptions(leg_no, code, first)
+    descriptions, description = _leg_descriptions(leg_no, code, first)
     lengths = [_trunk_length(t) for t in first]
     one = leg_no == 1
-    length_of = objects([*lengths, None], len(lengths) + 1)[np.where(one, code, len(lengths))]
-    name_obj, a_obj, b_obj = (
-        objects(names, len(names)),
-        objects(a_text, len(a_text)),
-        objects(b_text, len(b_text)),
+    # The columns as lookups by code (columns.joined): side A's and B's panels in ``names``,
+    # their ports in the A then B port texts; side B is always a rear port.
+    ports = [*a_text, *b_text]
+    kind = ["dcim.frontport", "dcim.rearport"]
+    columns = (
+        Repeat(site, n_rows),
+        Lookup(names, np.where(swap, nb, na)),
+        Lookup(kind, np.where(swap | (s == 0), 1, 0)),
+        Lookup(ports, np.where(swap, rear_b + len(a_text), rear_a)),
+        Repeat(site, n_rows),
+        Lookup(names, np.where(swap, na, nb)),
+        Lookup(kind, np.where(swap & (s > 0), 0, 1)),
+        Lookup(ports, np.where(swap, rear_a, rear_b + len(a_text))),
+        Lookup(cable_type, leg_of),
+        Repeat("planned", n_rows),
+        Lookup(labels, code),
+        Lookup([*lengths, None], np.where(one, code, len(lengths))),
+        Lookup(["m", ""], np.where(one, 0, 1)),
+        Lookup(descriptions, description),
     )
-    a_side = (name_obj[na], a_kind.astype(object), a_obj[rear_a])
-    b_side = (name_obj[nb], np.full(n_rows, "dcim.rearport", dtype=object), b_obj[rear_b])
-    # The segments' codes and ranks, which the columns do not read, dropped before they are
-    # made: ~130 MB of arrays at zoned XL (the port kinds as text alone 44 MB), the export's peak.
-    del s, near, trunk_ids, ka, kb, na, nb, cassettes, by_trunk, sorted_code, rank, leg_no
-    del a_letter, b_letter, rear_a, rear_b, a_kind
-    # Each column made as it is added (and dropped): 14 columns of ~0.8 M cells made first
-    # and then added were ~90 MB more at the peak of a zoned XL export.
-    columns: tuple[Callable[[], Any], ...] = (
-        lambda: repeat(site, n_rows),
-        *(lambda j=j: np.where(swap, b_side[j], a_side[j]) for j in range(3)),
-        lambda: repeat(site, n_rows),
-        *(lambda j=j: np.where(swap, a_side[j], b_side[j]) for j in range(3)),
-        lambda: objects(cable_type, len(cable_type))[leg_of],
-        lambda: repeat("planned", n_rows),
-        lambda: objects(labels, len(labels))[code],
-        lambda: length_of,
-        lambda: np.where(one, "m", "").astype(object),
-        lambda: description,
-    )
-    for column, cells in zip(out.cable_columns, columns, strict=True):
-        made = cells()
-        column += made.tolist() if isinstance(made, np.ndarray) else made
+    for column, piece in zip(out.cable_columns, columns, strict=True):
+        column.append(piece)
 
 
 def _trunk_labels(
@@ -258,9 +243,11 @@ def _port_texts(letter: np.ndarray, number: np.ndarray) -> tuple[np.ndarray, lis
     return inverse.reshape(-1), texts
 
 
-def _leg_descriptions(leg_no: np.ndarray, code: np.ndarray, trunks: list) -> list[str]:
-    """Each segment's description: its leg number of its trunk's legs and the trunk's part
-    (``code``: its trunk in ``trunks``), made once per distinct (leg number, legs, part): a
+def _leg_descriptions(
+    leg_no: np.ndarray, code: np.ndarray, trunks: list
+) -> tuple[list[str], np.ndarray]:
+    """(the segments' descriptions, each segment's code in them): its leg number of its
+    trunk's legs and the trunk's part (``code``: its trunk in ``trunks``), each made once per distinct (leg number, legs, part): a
     code per trunk for its (legs, part), one numpy key per segment."""
     kind_of: dict[tuple, int] = {}
     kind = np.fromiter(
@@ -277,7 +264,7 @@ def _leg_descriptions(leg_no: np.ndarray, code: np.ndarray, trunks: list) -> lis
         if n != 1:
             what += ", length on leg 1"
         texts.append(_description(what, ""))
-    return objects(texts, len(texts))[inverse.reshape(-1)].tolist()
+    return texts, inverse.reshape(-1)
 
 
 def _trunk_length(trunk) -> float:
