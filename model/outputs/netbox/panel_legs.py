@@ -5,9 +5,8 @@ descriptions); :mod:`model.outputs.netbox.panels` says what is exported and why.
 from __future__ import annotations
 
 import functools
-from collections import defaultdict
 from itertools import chain
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 
 import numpy as np
 
@@ -192,9 +191,9 @@ def _trunk_leg_cables(
         swap[same] = [
             b_text[x] < a_text[y] for x, y in zip(rear_b[same], rear_a[same], strict=True)
         ]
-    first = [trunks[t] for t in trunk_list]
+    first = list(map(trunks.__getitem__, trunk_list))
     descriptions, description = _leg_descriptions(leg_no, code, first)
-    lengths = [_trunk_length(t) for t in first]
+    lengths, length_code = _trunk_lengths(first)
     one = leg_no == 1
     # The columns as lookups by code (columns.joined): side A's and B's panels in ``names``,
     # their ports in the A then B port texts; side B is always a rear port.
@@ -212,7 +211,7 @@ def _trunk_leg_cables(
         Lookup(cable_type, leg_of),
         Repeat("planned", n_rows),
         Lookup(labels, code),
-        Lookup([*lengths, None], np.where(one, code, len(lengths))),
+        Lookup([*lengths, None], np.where(one, length_code[code], len(lengths))),
         Lookup(["m", ""], np.where(one, 0, 1)),
         Lookup(descriptions, description),
     )
@@ -224,15 +223,28 @@ def _trunk_labels(
     trunk_list: list[str], first_row: np.ndarray, na: np.ndarray, nb: np.ndarray, names: list
 ) -> list[str]:
     """Per trunk (in first-use order), its label ``{panel}-{panel} trunk {k}``: its panels as
-    at its first segment, in text order, ``k`` counted per pair of panels in first-use order."""
-    per_pair: dict[tuple[int, int], int] = defaultdict(int)
-    out = []
-    for x, y in zip(na[first_row].tolist(), nb[first_row].tolist(), strict=True):
-        pair = (x, y) if x <= y else (y, x)
-        per_pair[pair] += 1
-        out.append(_fit_label(f"{names[pair[0]]}-{names[pair[1]]} trunk {per_pair[pair]}"))
-    assert len(out) == len(trunk_list)
-    return out
+    at its first segment, in text order, ``k`` counted per pair of panels in first-use order
+    (the rank of the trunk among its pair's, by one stable sort; the pair's text made once per
+    pair, the labels by one C-level map: a zoned XL hall has ~100k trunks)."""
+    x, y = na[first_row], nb[first_row]
+    n = len(x)
+    assert n == len(trunk_list)
+    if not n:
+        return []
+    key = np.minimum(x, y) * len(names) + np.maximum(x, y)
+    pairs, pair = np.unique(key, return_inverse=True)
+    pair = pair.reshape(-1)
+    by_pair = np.argsort(pair, kind="stable")
+    ranked = pair[by_pair]
+    run = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
+    k = np.empty(n, dtype=np.int64)
+    k[by_pair] = np.arange(1, n + 1) - np.repeat(run, np.diff(np.r_[run, n]))
+    texts = [f"{names[p // len(names)]}-{names[p % len(names)]}" for p in pairs.tolist()]
+    out = list(map("{} trunk {}".format, map(texts.__getitem__, pair.tolist()), k.tolist()))
+    # Most fit as they are: the longest within 100 and no pair's text starting with a space
+    if max(map(len, out)) <= 100 and not any(t[:1].isspace() for t in texts):
+        return out
+    return list(map(_fit_label, out))
 
 
 def _port_texts(letter: np.ndarray, number: np.ndarray) -> tuple[np.ndarray, list[str]]:
@@ -247,13 +259,14 @@ def _leg_descriptions(
     leg_no: np.ndarray, code: np.ndarray, trunks: list
 ) -> tuple[list[str], np.ndarray]:
     """(the segments' descriptions, each segment's code in them): its leg number of its
-    trunk's legs and the trunk's part (``code``: its trunk in ``trunks``), each made once per distinct (leg number, legs, part): a
-    code per trunk for its (legs, part), one numpy key per segment."""
-    kind_of: dict[tuple, int] = {}
-    kind = np.fromiter(
-        (kind_of.setdefault((t.legs, t.part), len(kind_of)) for t in trunks), np.int64, len(trunks)
-    )
+    trunk's legs and the trunk's part (``code``: its trunk in ``trunks``), each made once per
+    distinct (leg number, legs, part): a code per trunk for its (legs, part) by C-level maps
+    (a zoned XL hall has ~100k trunks), one numpy key per segment."""
+    of_trunk = list(map(attrgetter("legs", "part"), trunks))
+    kind_of = dict.fromkeys(of_trunk)
     kinds = list(kind_of)
+    kind_of.update(zip(kinds, range(len(kinds)), strict=True))
+    kind = np.fromiter(map(kind_of.__getitem__, of_trunk), np.int64, len(trunks))
     width = max(len(kinds), 1)
     uniq, inverse = np.unique(leg_no * width + kind[code], return_inverse=True)
     texts = []
@@ -267,12 +280,16 @@ def _leg_descriptions(
     return texts, inverse.reshape(-1)
 
 
-def _trunk_length(trunk) -> float:
-    """A trunk's length as leg 1 carries it: ordered, else as laid, rounded to cm. One physical
-    trunk, one length: on leg 1 only, so that NetBox's sum of cable lengths is what is bought
-    (the other legs say where their length is)."""
-    got = trunk.ordered_m
-    return round(got if got == got else trunk.length_m, 2)
+def _trunk_lengths(trunks: list) -> tuple[list[float], np.ndarray]:
+    """The trunks' lengths as leg 1 carries them, as (values, code per trunk): ordered, else
+    as laid, rounded to cm once per distinct value. One physical trunk, one length: on leg 1
+    only, so that NetBox's sum of cable lengths is what is bought (the other legs say where
+    their length is)."""
+    n = len(trunks)
+    got = np.fromiter(map(attrgetter("ordered_m"), trunks), np.float64, n)
+    laid = np.fromiter(map(attrgetter("length_m"), trunks), np.float64, n)
+    uniq, inverse = np.unique(np.where(got == got, got, laid), return_inverse=True)
+    return [round(v, 2) for v in uniq.tolist()], inverse.reshape(-1)
 
 
 @functools.lru_cache(maxsize=4096)
