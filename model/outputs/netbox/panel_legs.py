@@ -10,7 +10,7 @@ from operator import attrgetter, itemgetter
 
 import numpy as np
 
-from model.outputs.netbox.columns import Lookup, Repeat
+from model.outputs.netbox.columns import Column, Lookup, Repeat
 from model.outputs.netbox.names import DESCRIPTION_MAX, fit_name
 from model.outputs.netbox.panel_records import LinkFacts, PanelExport, PanelPorts, PlacedLegs
 from model.structured.layout import LC_ENCLOSURE, MPO_PANEL
@@ -199,7 +199,7 @@ def _trunk_leg_cables(
     # their ports in the A then B port texts; side B is always a rear port.
     ports = [*a_text, *b_text]
     kind = ["dcim.frontport", "dcim.rearport"]
-    columns = (
+    columns: tuple[Column, ...] = (
         Repeat(site, n_rows),
         Lookup(names, np.where(swap, nb, na)),
         Lookup(kind, np.where(swap | (s == 0), 1, 0)),

@@ -54,7 +54,7 @@ import numpy as np
 
 from model.catalog.structured import structured_catalog
 from model.design.entities import END_DEVICE, END_PORT
-from model.outputs.netbox.columns import Lookup, Repeat
+from model.outputs.netbox.columns import Column, Lookup, Repeat
 from model.outputs.netbox.names import fit_name, interface_name
 from model.outputs.netbox.panel_legs import (
     _description,
@@ -174,14 +174,14 @@ def _cord_cables(
     turned = np.fromiter(map(flipped.__contains__, order), bool, n)
     link_labels = facts.labels_of(order)
     misfits = _misfits(link_labels, 100 - len(" cord A"))  # the same for " cord B"
-    labels = [None] * (2 * n)
+    labels = [""] * (2 * n)
     labels[0::2] = _cord_labels(link_labels, " cord A", misfits)
     labels[1::2] = _cord_labels(link_labels, " cord B", misfits)
     types = [*(m.netbox_type for m in facts.plant.media), ""]
     medium = np.where(rows[1] >= 0, rows[1], len(types) - 1)
     kinds = ["dcim.interface", "dcim.frontport"]
     x_first = np.tile(np.array([0, 1], dtype=np.int64), n)  # cord A's kind, then cord B's
-    pieces = (
+    pieces: tuple[Column, ...] = (
         Repeat(site, 2 * n),
         _paired(device, panel, turned),
         Lookup(kinds, x_first),
