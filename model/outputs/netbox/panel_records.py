@@ -115,6 +115,8 @@ class LinkFacts:
     def labels_of(self, link_ids: list[str]) -> list[str]:
         """:meth:`label` of each link, those the schedule has gathered in C."""
         got = list(map(self.labels.get, link_ids))
+        if all(got):  # the schedule labels every link (found in C, not link by link)
+            return cast("list[str]", got)
         for k in [k for k, label in enumerate(got) if not label]:
             got[k] = self.label(link_ids[k])
         return cast("list[str]", got)

@@ -133,7 +133,9 @@ def panel_export(
     # are both taken in it. (Sorted by id first, the labels come nearly in order: one sort by
     # label alone of a zoned XL hall's links, unordered, was 0.6 s slower than the two.)
     order = sorted(out.links)
-    order = [order[k] for k in sorted(range(len(order)), key=facts.labels_of(order).__getitem__)]
+    order = list(
+        map(order.__getitem__, sorted(range(len(order)), key=facts.labels_of(order).__getitem__))
+    )
     placed = _place_legs(design, layout, trunks, ports, order)
     out.virtual = sorted(ports.virtual.values())
     _cord_cables(out, design, layout, placed, (site, device_names, flipped), facts, order)
