@@ -90,7 +90,7 @@ def trunk_leg_cables(out: PanelExport, site: str, trunks: dict, legs: PlacedLegs
                     )
                 )
     for k, column in enumerate(out.cable_columns):
-        column += map(itemgetter(k), cables)
+        column.append(list(map(itemgetter(k), cables)))
 
 
 def place_legs(design, layout, trunks: dict, ports, order: list[str]) -> PlacedLegs:

@@ -43,18 +43,29 @@ def test_cord_route_keys_do_not_overflow_int32_codes():
 
 
 def test_front_ports_and_far_cassette_descriptions_per_slot():
+    from types import SimpleNamespace
+
     number = np.array([3, 3, 12, 4], dtype=np.int64)
     slot = np.array([0, 2, 6, 1], dtype=np.int64)
-    assert _front_ports(number, slot) == ["F3", "C3-2", "C12-6", "C4-1"]
-    parts = np.array(["", "", "", ""], dtype=object)
-    near = _cord_descriptions(False, slot, parts, ["m"] * 4)
-    far = _cord_descriptions(True, slot, parts, ["m"] * 4)
-    assert near == ["patch cord [m]"] * 4
-    assert far == [
+    texts, code = _front_ports(number, slot)
+    assert [texts[k] for k in code.tolist()] == ["F3", "C3-2", "C12-6", "C4-1"]
+    plant = SimpleNamespace(media=[SimpleNamespace(id="m"), SimpleNamespace(id="other")])
+    pair = np.array([0, 1, -1, 2], dtype=np.int64)  # the third link has no cord pair
+    parts = ["", "OM4", "OM4"]
+    medium = np.array([0, 0, -1, 1], dtype=np.int64)  # the third link has no medium
+    texts, code = _cord_descriptions(slot, pair, parts, plant, medium)
+    got = [texts[k] for k in code.tolist()]
+    assert got[:4] == [  # at the links' A ends
         "patch cord [m]",
-        "patch cord, cassette port 5 [m]",
-        "patch cord, cassette port 1 [m]",
-        "patch cord, cassette port 6 [m]",
+        "patch cord (OM4) [m]",
+        "patch cord",
+        "patch cord (OM4) [other]",
+    ]
+    assert got[4:] == [  # at their B ends: the far cassette's port
+        "patch cord [m]",
+        "patch cord, cassette port 5 (OM4) [m]",
+        "patch cord, cassette port 1",
+        "patch cord, cassette port 6 (OM4) [other]",
     ]
 
 
@@ -70,7 +81,8 @@ def test_leg_descriptions_per_leg_number_and_trunk_kind():
     ]
     leg_no = np.array([1, 2, 1, 3, 2], dtype=np.int64)
     code = np.array([0, 0, 1, 1, 2], dtype=np.int64)
-    assert _leg_descriptions(leg_no, code, trunks) == [
+    texts, at = _leg_descriptions(leg_no, code, trunks)
+    assert [texts[k] for k in at.tolist()] == [
         "leg 1 of 2 of one MPO-24-OM4 trunk",
         "leg 2 of 2 of one MPO-24-OM4 trunk, length on leg 1",
         "leg 1 of 3 of one MPO trunk",

@@ -35,7 +35,8 @@ def test_cord_lengths_take_the_ordered_length_else_the_laid_one_rounded_to_cm():
             continue
         value = ordered[k] if ordered[k] == ordered[k] else laid[k]
         expected.append(round(value, 2))
-    got = _cord_lengths(ordered, laid, pair)
+    values, code = _cord_lengths(ordered, laid, pair)
+    got = [values[k] for k in code.tolist()]
     assert [type(v) for v in got] == [type(v) for v in expected]
     assert [v for v in got if v is None or v == v] == [v for v in expected if v is None or v == v]
     assert math.isnan(got[4]) and got[1] == 4.44 and got[2] is None

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import compress
 from operator import itemgetter
 from typing import cast
 
@@ -88,6 +89,47 @@ class Table:
             bad = next(row for row in rows if len(row) != width)
             raise ValueError(f"row has {len(bad)} cells, header has {width}")
         return cls(tuple(header), [list(map(itemgetter(k), rows)) for k in range(width)])
+
+
+def joined(pieces: Sequence[Column]) -> Column:
+    """The rows of ``pieces`` one after the other, as one column: a :class:`Repeat` when every
+    piece repeats one value, a :class:`Lookup` (the tables one after the other, each piece's
+    keys moved past the tables before it) when every piece is a lookup by list positions or a
+    repeat, else a list. The cords and trunk legs of a zoned XL hall are 1.2 M rows: as
+    lookups their cells are never made one by one, and the writer formats a value once."""
+    if not pieces:
+        return []
+    values = {p.value for p in pieces if isinstance(p, Repeat)}
+    if len(values) == 1 and all(isinstance(p, Repeat) for p in pieces):
+        return Repeat(values.pop(), sum(map(len, pieces)))
+    tables: list = []
+    keys = []
+    for piece in pieces:
+        if isinstance(piece, Repeat):
+            keys.append(np.full(len(piece), len(tables), dtype=np.int64))
+            tables.append(piece.value)
+        elif (
+            isinstance(piece, Lookup)
+            and not isinstance(piece.values, Mapping)
+            and isinstance(piece.keys, np.ndarray)
+        ):
+            keys.append(piece.keys.astype(np.int64, copy=False) + len(tables))
+            tables.extend(piece.values)
+        else:
+            cells: list = []
+            for p in pieces:
+                cells += _values(p)
+            return cells
+    return Lookup(tables, np.concatenate(keys))
+
+
+def kept_rows(column: Column, keep: np.ndarray, kept: int) -> Column:
+    """The rows of ``column`` where ``keep`` is true (``kept`` of them), as the same kind."""
+    if isinstance(column, Repeat):
+        return Repeat(column.value, kept)
+    if isinstance(column, Lookup) and isinstance(column.keys, np.ndarray):
+        return Lookup(column.values, column.keys[keep])
+    return list(compress(_values(column), keep.tolist()))
 
 
 def _plain(keys):

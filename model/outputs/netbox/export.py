@@ -40,13 +40,16 @@ import numpy as np
 from model.design.design import Design
 from model.design.entities import END_DEVICE, END_PORT
 from model.engine.routed_links import RoutedLinks
-from model.outputs.netbox.cables import (
-    CABLE_HEADER,
-    backplane_cables,
-    end_key,
-    schedule_cables,
+from model.outputs.netbox.cables import CABLE_HEADER, backplane_cables, end_key, schedule_cables
+from model.outputs.netbox.columns import (
+    Column,
+    Lookup,
+    Repeat,
+    Table,
+    iter_table_chunks,
+    joined,
+    kept_rows,
 )
-from model.outputs.netbox.columns import Column, Lookup, Repeat, Table, iter_table_chunks
 from model.outputs.netbox.cooling import (
     COOLING_FEED_HEADER,
     COOLING_README,
@@ -516,19 +519,16 @@ def _add_panels(design, plant, schedule, out, device_names, rack_names, layout=N
             }
             device_rows.append(tuple(row.get(h, "") for h in DEVICE_HEADER))
         out.set_rows("07_devices", DEVICE_HEADER, device_rows)
-    # The links' own cables but the paneled ones, then the cords and legs, column by column:
-    # put in front of the panels' own lists (a copy beside them was ~100 MB at zoned XL); one
-    # value on every row (site, status) stays a Repeat, written once, not cell by cell.
-    keep = list(map(not_, map(panels.links.__contains__, link_ids)))
-    kept = sum(keep)
+    # The links' own cables but the paneled ones, then the cords and legs, column by column
+    # (columns.joined: a Repeat stays one, lookups stay a lookup, written once per value).
+    keep = np.fromiter(map(not_, map(panels.links.__contains__, link_ids)), bool, len(link_ids))
+    kept = int(keep.sum())
     columns: list[Column] = []
-    for c, cells in zip(out.tables["08_cables"].columns, panels.cable_columns, strict=True):
-        if isinstance(c, Repeat) and cells.count(c.value) == len(cells):
-            columns.append(Repeat(c.value, kept + len(cells)))
-            continue
+    for c, pieces in zip(out.tables["08_cables"].columns, panels.cable_columns, strict=True):
         if kept:
-            cells[:0] = compress(c if isinstance(c, list) else c.tolist(), keep)
-        columns.append(cells)
+            pieces.insert(0, kept_rows(c, keep, kept))
+        columns.append(joined(pieces))
+        pieces.clear()  # the pieces are dropped as each column is joined
     out.tables["08_cables"] = Table(CABLE_HEADER, columns)
 
 

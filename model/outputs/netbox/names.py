@@ -73,11 +73,20 @@ def unique_names(items: Sequence[tuple[str, str, str]], limit: int) -> dict[str,
     ``qualifier`` (the rack of a device) is tried first when a name collides; see the module
     docstring for the full rule.
     """
+    # A name that fits already is kept without the call (most do: a hall's ~35k devices)
     fitted = [
-        (object_id, fit_name(name, limit) or fit_name(object_id, limit), q)
+        (
+            object_id,
+            name
+            if name and len(name) <= limit and name == name.strip()
+            else fit_name(name, limit) or fit_name(object_id, limit),
+            q,
+        )
         for object_id, name, q in items
     ]
     count = Counter(name.casefold() for _, name, _ in fitted)
+    if len(count) == len(fitted):  # no two alike: each keeps its name
+        return {object_id: name for object_id, name, _ in fitted}
     out: dict[str, str] = {}
     used: set[str] = set()
     for object_id, name, _ in fitted:

@@ -5,17 +5,14 @@ descriptions); :mod:`model.outputs.netbox.panels` says what is exported and why.
 from __future__ import annotations
 
 import functools
-from collections import defaultdict
-from collections.abc import Callable
-from itertools import chain, repeat
-from operator import itemgetter
-from typing import Any
+from itertools import chain
+from operator import attrgetter, itemgetter
 
 import numpy as np
 
+from model.outputs.netbox.columns import Column, Lookup, Repeat
 from model.outputs.netbox.names import DESCRIPTION_MAX, fit_name
 from model.outputs.netbox.panel_records import LinkFacts, PanelExport, PanelPorts, PlacedLegs
-from model.outputs.schedule_columns import objects
 from model.structured.layout import LC_ENCLOSURE, MPO_PANEL
 
 
@@ -108,11 +105,6 @@ def _fit_label(text: str) -> str:
     return text if len(text) <= 100 and text == text.strip() else fit_name(text, 100)
 
 
-def _medium_ids(plant, link_ids: list[str], rows: np.ndarray | None = None) -> list[str]:
-    """Each link's medium id ("" where none was chosen), from the plant's medium column."""
-    return _per_medium(plant, link_ids, [m.id for m in plant.media], rows)
-
-
 def _cable_types(plant, link_ids: list[str], rows: np.ndarray | None = None) -> list[str]:
     """Each link's NetBox cable type (its medium's), from the plant's medium column."""
     return _per_medium(plant, link_ids, [m.netbox_type for m in plant.media], rows)
@@ -192,7 +184,6 @@ def _trunk_leg_cables(
     b_letter = np.where(cassettes & (s + 1 == last[leg_of]), 1, 2)
     rear_a, a_text = _port_texts(a_letter, ka)
     rear_b, b_text = _port_texts(b_letter, kb)
-    a_kind = np.where(s > 0, "dcim.frontport", "dcim.rearport")
     # A side: the panel sorting first, whatever way (by name, then port name).
     swap = nb < na
     same = np.flatnonzero(nb == na)
@@ -200,54 +191,60 @@ def _trunk_leg_cables(
         swap[same] = [
             b_text[x] < a_text[y] for x, y in zip(rear_b[same], rear_a[same], strict=True)
         ]
-    first = [trunks[t] for t in trunk_list]
-    description = _leg_descriptions(leg_no, code, first)
-    lengths = [_trunk_length(t) for t in first]
+    first = list(map(trunks.__getitem__, trunk_list))
+    descriptions, description = _leg_descriptions(leg_no, code, first)
+    lengths, length_code = _trunk_lengths(first)
     one = leg_no == 1
-    length_of = objects([*lengths, None], len(lengths) + 1)[np.where(one, code, len(lengths))]
-    name_obj, a_obj, b_obj = (
-        objects(names, len(names)),
-        objects(a_text, len(a_text)),
-        objects(b_text, len(b_text)),
+    # The columns as lookups by code (columns.joined): side A's and B's panels in ``names``,
+    # their ports in the A then B port texts; side B is always a rear port.
+    ports = [*a_text, *b_text]
+    kind = ["dcim.frontport", "dcim.rearport"]
+    columns: tuple[Column, ...] = (
+        Repeat(site, n_rows),
+        Lookup(names, np.where(swap, nb, na)),
+        Lookup(kind, np.where(swap | (s == 0), 1, 0)),
+        Lookup(ports, np.where(swap, rear_b + len(a_text), rear_a)),
+        Repeat(site, n_rows),
+        Lookup(names, np.where(swap, na, nb)),
+        Lookup(kind, np.where(swap & (s > 0), 0, 1)),
+        Lookup(ports, np.where(swap, rear_a, rear_b + len(a_text))),
+        Lookup(cable_type, leg_of),
+        Repeat("planned", n_rows),
+        Lookup(labels, code),
+        Lookup([*lengths, None], np.where(one, length_code[code], len(lengths))),
+        Lookup(["m", ""], np.where(one, 0, 1)),
+        Lookup(descriptions, description),
     )
-    a_side = (name_obj[na], a_kind.astype(object), a_obj[rear_a])
-    b_side = (name_obj[nb], np.full(n_rows, "dcim.rearport", dtype=object), b_obj[rear_b])
-    # The segments' codes and ranks, which the columns do not read, dropped before they are
-    # made: ~130 MB of arrays at zoned XL (the port kinds as text alone 44 MB), the export's peak.
-    del s, near, trunk_ids, ka, kb, na, nb, cassettes, by_trunk, sorted_code, rank, leg_no
-    del a_letter, b_letter, rear_a, rear_b, a_kind
-    # Each column made as it is added (and dropped): 14 columns of ~0.8 M cells made first
-    # and then added were ~90 MB more at the peak of a zoned XL export.
-    columns: tuple[Callable[[], Any], ...] = (
-        lambda: repeat(site, n_rows),
-        *(lambda j=j: np.where(swap, b_side[j], a_side[j]) for j in range(3)),
-        lambda: repeat(site, n_rows),
-        *(lambda j=j: np.where(swap, a_side[j], b_side[j]) for j in range(3)),
-        lambda: objects(cable_type, len(cable_type))[leg_of],
-        lambda: repeat("planned", n_rows),
-        lambda: objects(labels, len(labels))[code],
-        lambda: length_of,
-        lambda: np.where(one, "m", "").astype(object),
-        lambda: description,
-    )
-    for column, cells in zip(out.cable_columns, columns, strict=True):
-        made = cells()
-        column += made.tolist() if isinstance(made, np.ndarray) else made
+    for column, piece in zip(out.cable_columns, columns, strict=True):
+        column.append(piece)
 
 
 def _trunk_labels(
     trunk_list: list[str], first_row: np.ndarray, na: np.ndarray, nb: np.ndarray, names: list
 ) -> list[str]:
     """Per trunk (in first-use order), its label ``{panel}-{panel} trunk {k}``: its panels as
-    at its first segment, in text order, ``k`` counted per pair of panels in first-use order."""
-    per_pair: dict[tuple[int, int], int] = defaultdict(int)
-    out = []
-    for x, y in zip(na[first_row].tolist(), nb[first_row].tolist(), strict=True):
-        pair = (x, y) if x <= y else (y, x)
-        per_pair[pair] += 1
-        out.append(_fit_label(f"{names[pair[0]]}-{names[pair[1]]} trunk {per_pair[pair]}"))
-    assert len(out) == len(trunk_list)
-    return out
+    at its first segment, in text order, ``k`` counted per pair of panels in first-use order
+    (the rank of the trunk among its pair's, by one stable sort; the pair's text made once per
+    pair, the labels by one C-level map: a zoned XL hall has ~100k trunks)."""
+    x, y = na[first_row], nb[first_row]
+    n = len(x)
+    assert n == len(trunk_list)
+    if not n:
+        return []
+    key = np.minimum(x, y) * len(names) + np.maximum(x, y)
+    pairs, pair = np.unique(key, return_inverse=True)
+    pair = pair.reshape(-1)
+    by_pair = np.argsort(pair, kind="stable")
+    ranked = pair[by_pair]
+    run = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
+    k = np.empty(n, dtype=np.int64)
+    k[by_pair] = np.arange(1, n + 1) - np.repeat(run, np.diff(np.r_[run, n]))
+    texts = [f"{names[p // len(names)]}-{names[p % len(names)]}" for p in pairs.tolist()]
+    out = list(map("{} trunk {}".format, map(texts.__getitem__, pair.tolist()), k.tolist()))
+    # Most fit as they are: the longest within 100 and no pair's text starting with a space
+    if max(map(len, out)) <= 100 and not any(t[:1].isspace() for t in texts):
+        return out
+    return list(map(_fit_label, out))
 
 
 def _port_texts(letter: np.ndarray, number: np.ndarray) -> tuple[np.ndarray, list[str]]:
@@ -258,15 +255,18 @@ def _port_texts(letter: np.ndarray, number: np.ndarray) -> tuple[np.ndarray, lis
     return inverse.reshape(-1), texts
 
 
-def _leg_descriptions(leg_no: np.ndarray, code: np.ndarray, trunks: list) -> list[str]:
-    """Each segment's description: its leg number of its trunk's legs and the trunk's part
-    (``code``: its trunk in ``trunks``), made once per distinct (leg number, legs, part): a
-    code per trunk for its (legs, part), one numpy key per segment."""
-    kind_of: dict[tuple, int] = {}
-    kind = np.fromiter(
-        (kind_of.setdefault((t.legs, t.part), len(kind_of)) for t in trunks), np.int64, len(trunks)
-    )
+def _leg_descriptions(
+    leg_no: np.ndarray, code: np.ndarray, trunks: list
+) -> tuple[list[str], np.ndarray]:
+    """(the segments' descriptions, each segment's code in them): its leg number of its
+    trunk's legs and the trunk's part (``code``: its trunk in ``trunks``), each made once per
+    distinct (leg number, legs, part): a code per trunk for its (legs, part) by C-level maps
+    (a zoned XL hall has ~100k trunks), one numpy key per segment."""
+    of_trunk = list(map(attrgetter("legs", "part"), trunks))
+    kind_of = dict.fromkeys(of_trunk)
     kinds = list(kind_of)
+    kind_of.update(zip(kinds, range(len(kinds)), strict=True))
+    kind = np.fromiter(map(kind_of.__getitem__, of_trunk), np.int64, len(trunks))
     width = max(len(kinds), 1)
     uniq, inverse = np.unique(leg_no * width + kind[code], return_inverse=True)
     texts = []
@@ -277,15 +277,19 @@ def _leg_descriptions(leg_no: np.ndarray, code: np.ndarray, trunks: list) -> lis
         if n != 1:
             what += ", length on leg 1"
         texts.append(_description(what, ""))
-    return objects(texts, len(texts))[inverse.reshape(-1)].tolist()
+    return texts, inverse.reshape(-1)
 
 
-def _trunk_length(trunk) -> float:
-    """A trunk's length as leg 1 carries it: ordered, else as laid, rounded to cm. One physical
-    trunk, one length: on leg 1 only, so that NetBox's sum of cable lengths is what is bought
-    (the other legs say where their length is)."""
-    got = trunk.ordered_m
-    return round(got if got == got else trunk.length_m, 2)
+def _trunk_lengths(trunks: list) -> tuple[list[float], np.ndarray]:
+    """The trunks' lengths as leg 1 carries them, as (values, code per trunk): ordered, else
+    as laid, rounded to cm once per distinct value. One physical trunk, one length: on leg 1
+    only, so that NetBox's sum of cable lengths is what is bought (the other legs say where
+    their length is)."""
+    n = len(trunks)
+    got = np.fromiter(map(attrgetter("ordered_m"), trunks), np.float64, n)
+    laid = np.fromiter(map(attrgetter("length_m"), trunks), np.float64, n)
+    uniq, inverse = np.unique(np.where(got == got, got, laid), return_inverse=True)
+    return [round(v, 2) for v in uniq.tolist()], inverse.reshape(-1)
 
 
 @functools.lru_cache(maxsize=4096)

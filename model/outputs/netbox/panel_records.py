@@ -12,6 +12,7 @@ from typing import cast
 import numpy as np
 
 from model.catalog.structured import structured_catalog
+from model.outputs.netbox.columns import Column
 from model.outputs.netbox.names import fit_name
 from model.structured.layout import LC_ENCLOSURE, MPO_PANEL
 
@@ -26,9 +27,10 @@ class PanelExport:
 
     links: set[str] = field(default_factory=set)  # links exported as cord-trunk-cord
     virtual: list[tuple[str, str, str]] = field(default_factory=list)  # (name, rack, part)
-    # The cables' columns in CABLE_HEADER order, one value per cable: cords, then legs (a
-    # zoned XL hall has ~1.2 M: a tuple per row, turned back into columns, was ~1 s).
-    cable_columns: list[list] = field(default_factory=lambda: [[] for _ in CABLE_WIDTH])
+    # The cables' columns in CABLE_HEADER order, each as its pieces (columns.joined makes one
+    # column of them): the cords', then the legs' (a zoned XL hall has ~1.2 M cables: a tuple
+    # per row, turned back into columns, was ~1 s; a list per column, ~1 s more).
+    cable_columns: list[list[Column]] = field(default_factory=lambda: [[] for _ in CABLE_WIDTH])
 
 
 @dataclass
@@ -113,6 +115,8 @@ class LinkFacts:
     def labels_of(self, link_ids: list[str]) -> list[str]:
         """:meth:`label` of each link, those the schedule has gathered in C."""
         got = list(map(self.labels.get, link_ids))
+        if all(got):  # the schedule labels every link (found in C, not link by link)
+            return cast("list[str]", got)
         for k in [k for k, label in enumerate(got) if not label]:
             got[k] = self.label(link_ids[k])
         return cast("list[str]", got)

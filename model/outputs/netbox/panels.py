@@ -54,11 +54,10 @@ import numpy as np
 
 from model.catalog.structured import structured_catalog
 from model.design.entities import END_DEVICE, END_PORT
+from model.outputs.netbox.columns import Column, Lookup, Repeat
 from model.outputs.netbox.names import fit_name, interface_name
 from model.outputs.netbox.panel_legs import (
-    _cable_types,
     _description,
-    _medium_ids,
     _medium_rows,
     _place_legs,
     _trunk_leg_cables,
@@ -69,7 +68,6 @@ from model.outputs.netbox.panel_records import (
     PanelPorts,
     PlacedLegs,
 )
-from model.outputs.schedule_columns import objects
 from model.structured.layout import CASSETTE_PORTS, LC_ENCLOSURE
 from model.structured.layout import structured_layout as layout_of
 
@@ -135,7 +133,9 @@ def panel_export(
     # are both taken in it. (Sorted by id first, the labels come nearly in order: one sort by
     # label alone of a zoned XL hall's links, unordered, was 0.6 s slower than the two.)
     order = sorted(out.links)
-    order = [order[k] for k in sorted(range(len(order)), key=facts.labels_of(order).__getitem__)]
+    order = list(
+        map(order.__getitem__, sorted(range(len(order)), key=facts.labels_of(order).__getitem__))
+    )
     placed = _place_legs(design, layout, trunks, ports, order)
     out.virtual = sorted(ports.virtual.values())
     _cord_cables(out, design, layout, placed, (site, device_names, flipped), facts, order)
@@ -155,62 +155,67 @@ def _cord_cables(
     """Cords: each link's two ends on its first leg's end ports, in label order (``order``).
 
     ``names``: (site, device id -> NetBox name, links whose schedule A end is their B end).
-    Made column by column, a link's two cords at a time (its ends' NetBox names and ports, its
-    rounded lengths, descriptions and cable type gathered per link or per distinct value, the
-    rows zipped at the end): a zoned XL hall has 786k cords, and a row made call by call was
-    ~8 s of its export's CPU."""
+    Made column by column as lookups (:class:`Lookup`): each of a link's ends' device, port,
+    panel, front port, length and description a code into one table of texts per field, the
+    schedule's first end (X, cord A: device -> panel) and other end (Y, cord B: panel ->
+    device) picked from the link's A and B ends by one numpy ``where``: a zoned XL hall has
+    786k cords, and their cells made one by one (even by C-level maps) were ~2.5 s."""
     site, device_names, flipped = names
     if not order:
         return
-    first_legs = _first_legs(placed, order)
-    # Per link, its end that the schedule lists first (X, cord A: device -> panel) and the
-    # other (Y, cord B: panel -> device).
+    n = len(order)
     # A cord's description ends in its link's medium id, as a point-to-point cable's does: the
     # cable type and fibre part alone do not tell an 800G SR8 channel (two MPO legs, one cord
     # exported per end) from a 400G SR4 one, and import-netbox reads the medium back from it.
-    # The plant rows of the links' media, looked up once for the cords' two columns and the
-    # legs (each a dict lookup per link: ~0.4 s of CPU per pass at zoned XL).
+    # The plant rows of the links' media, looked up once for the cords and the legs.
     rows = facts.media_rows = (order, _medium_rows(facts.plant, order))
-    medium_ids = _medium_ids(facts.plant, order, rows[1])
-    x_ends, y_ends = _cord_ends(design, layout, order, medium_ids, placed, first_legs, flipped)
-    x_dev, x_port, x_panel, x_front, x_len, x_desc = x_ends
-    y_dev, y_port, y_panel, y_front, y_len, y_desc = y_ends
-    names_of = {p: interface_name(p) for p in {*x_port, *y_port}}
-    n = len(order)
-
-    def pairs(xs, ys) -> list:
-        both = [None] * (2 * n)
-        both[0::2], both[1::2] = xs, ys
-        return both
-
-    cable_type = _cable_types(facts.plant, order, rows[1])
-    kinds = ("dcim.interface", "dcim.frontport") * n
+    first_legs = _first_legs(placed, order)
+    device, port, panel, front, length, described = _cord_ends(
+        design, layout, order, device_names, facts.plant, rows[1], placed, first_legs
+    )
+    turned = np.fromiter(map(flipped.__contains__, order), bool, n)
     link_labels = facts.labels_of(order)
     misfits = _misfits(link_labels, 100 - len(" cord A"))  # the same for " cord B"
-    labels = pairs(
-        _cord_labels(link_labels, " cord A", misfits), _cord_labels(link_labels, " cord B", misfits)
+    labels = [""] * (2 * n)
+    labels[0::2] = _cord_labels(link_labels, " cord A", misfits)
+    labels[1::2] = _cord_labels(link_labels, " cord B", misfits)
+    types = [*(m.netbox_type for m in facts.plant.media), ""]
+    medium = np.where(rows[1] >= 0, rows[1], len(types) - 1)
+    kinds = ["dcim.interface", "dcim.frontport"]
+    x_first = np.tile(np.array([0, 1], dtype=np.int64), n)  # cord A's kind, then cord B's
+    pieces: tuple[Column, ...] = (
+        Repeat(site, 2 * n),
+        _paired(device, panel, turned),
+        Lookup(kinds, x_first),
+        _paired(port, front, turned),
+        Repeat(site, 2 * n),
+        _paired(panel, device, turned),
+        Lookup(kinds, 1 - x_first),
+        _paired(front, port, turned),
+        Lookup(types, np.repeat(medium, 2)),
+        Repeat("planned", 2 * n),
+        labels,
+        _paired(length, length, turned),
+        _paired((["m"] * (len(length[0]) - 1) + [""], *length[1:]), None, turned),  # "" if none
+        _paired(described, described, turned),
     )
-    lengths = pairs(x_len, y_len)
-    # Each column made as it is added (and dropped): 14 columns of ~0.8 M cells made first
-    # and then added were ~90 MB more at the time of a zoned XL export's cords.
-    columns = (
-        lambda: repeat(site, 2 * n),
-        lambda: pairs(list(map(device_names.__getitem__, x_dev)), y_panel),
-        lambda: kinds,
-        lambda: pairs(list(map(names_of.__getitem__, x_port)), y_front),
-        lambda: repeat(site, 2 * n),
-        lambda: pairs(x_panel, list(map(device_names.__getitem__, y_dev))),
-        lambda: kinds[1:] + kinds[:1],
-        lambda: pairs(x_front, list(map(names_of.__getitem__, y_port))),
-        lambda: pairs(cable_type, cable_type),
-        lambda: repeat("planned", 2 * n),
-        lambda: labels,
-        lambda: lengths,
-        lambda: map({None: ""}.get, lengths, repeat("m")),  # "m" but where no length
-        lambda: pairs(x_desc, y_desc),
-    )
-    for column, cells in zip(out.cable_columns, columns, strict=True):
-        column += cells()
+    for column, piece in zip(out.cable_columns, pieces, strict=True):
+        column.append(piece)
+
+
+def _paired(first: tuple, second: tuple | None, turned: np.ndarray) -> Lookup:
+    """Each link's two cords' cells of one column: cord A's from the field ``first`` at the
+    link's X end, cord B's from ``second`` (None: ``first`` again) at its Y end. A field is
+    (its texts, each link's A end's code in them, its B end's); X is A unless ``turned``."""
+    texts, fa, fb = first
+    sa, sb, shift = fa, fb, 0
+    if second is not None and second is not first:
+        more, sa, sb = second
+        texts, shift = [*texts, *more], len(texts)
+    keys = np.empty(2 * len(turned), dtype=np.int64)
+    keys[0::2] = np.where(turned, fb, fa)
+    keys[1::2] = np.where(turned, sa, sb) + shift
+    return Lookup(texts, keys)
 
 
 def _first_legs(placed: PlacedLegs, order: list[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -236,19 +241,18 @@ def _cord_ends(
     design,
     layout,
     order: list[str],
-    medium_ids: list[str],
+    device_names: dict[str, str],
+    plant,
+    medium_rows: np.ndarray,
     placed: PlacedLegs,
     got: tuple[np.ndarray, np.ndarray],
-    flipped,
 ) -> tuple:
-    """Per link of ``order``, for its end listed first and then its other end: columns of the
-    device id, its port, the panel's NetBox name, the panel's front port, the cord's length
-    (ordered, else as laid; rounded to cm; None without a cord pair) and its description.
-    ``got``: :func:`_first_legs` of the links (the cords are on their first legs' end nodes).
-
-    Made column by column: each link's A and B end as lists, the texts made once per distinct
-    value (front port, description) and gathered by code, then taken in the schedule's order of
-    its ends (``flipped``: B first) by one numpy ``where`` per column."""
+    """Per link of ``order``, the fields of its two cords as (texts, codes at the link's A
+    end, codes at its B end): its device's NetBox name, its port's, the panel's NetBox name,
+    the panel's front port, the cord's length (ordered, else as laid; rounded to cm; None
+    without a cord pair) and its description. ``got``: :func:`_first_legs` of the links (the
+    cords are on their first legs' end nodes); ``medium_rows`` the links' media in ``plant``.
+    Each text is made once per distinct value."""
     cords = layout.cords
     n = len(order)
     # Each link's first cord pair (the cord table's rows: pair k is cords 2k and 2k + 1).
@@ -257,81 +261,96 @@ def _cord_ends(
     links = list(map(design.links.__getitem__, order))
     pair = np.fromiter(map(first_pair.get, order, repeat(-1)), dtype=np.int64, count=n)
     leg, j = got
-    cassette = placed.cassettes[leg]
     # A channel's cassette port, 1-based (0: an MPO panel's port, which has no positions)
-    slot = np.where(cassette, j + 1, 0)
-    parts = objects([*cords.parts, ""], n_pairs + 1)[np.where(pair >= 0, pair, n_pairs)]
-    panel_names = objects(placed.names, len(placed.names))
-    ends = []
-    for side in "ab":
-        refs = list(map(attrgetter(side), links))
-        node = placed.start[leg] if side == "a" else placed.start[leg + 1] - 1
-        ordered = cords.a_ordered if side == "a" else cords.b_ordered
-        laid = cords.a_m if side == "a" else cords.b_m
-        ends.append(
-            (
-                list(map(END_DEVICE, refs)),
-                list(map(END_PORT, refs)),
-                panel_names[placed.name[node]].tolist(),
-                _front_ports(placed.number[node], slot),
-                _cord_lengths(ordered, laid, pair),
-                _cord_descriptions(side == "b", slot, parts, medium_ids),
-            )
-        )
-    turned = np.fromiter(map(flipped.__contains__, order), bool, n)
-    if not turned.any():
-        return ends[0], ends[1]
-    first, other = [], []
-    for a, b in zip(*ends, strict=True):
-        xa, xb = objects(a, n), objects(b, n)
-        first.append(np.where(turned, xb, xa).tolist())
-        other.append(np.where(turned, xa, xb).tolist())
-    return tuple(first), tuple(other)
+    slot = np.where(placed.cassettes[leg], j + 1, 0)
+    refs = [list(map(attrgetter(side), links)) for side in "ab"]
+    device_code = dict(zip(device_names, range(len(device_names)), strict=True))
+    devices = [
+        np.fromiter(map(device_code.__getitem__, map(END_DEVICE, r)), np.int64, n) for r in refs
+    ]
+    ports = [list(map(END_PORT, r)) for r in refs]
+    port_code = dict.fromkeys(chain(*ports))
+    port_texts = list(map(interface_name, port_code))
+    port_code.update(zip(port_code, range(len(port_code)), strict=True))
+    nodes = (placed.start[leg], placed.start[leg + 1] - 1)
+    front_texts, front = _front_ports(
+        np.r_[tuple(placed.number[k] for k in nodes)], np.r_[slot, slot]
+    )
+    far = np.where(pair >= 0, pair + n_pairs, -1)
+    length_texts, length = _cord_lengths(
+        [*cords.a_ordered, *cords.b_ordered], [*cords.a_m, *cords.b_m], np.r_[pair, far]
+    )
+    texts, described = _cord_descriptions(slot, pair, cords.parts, plant, medium_rows)
+    return (
+        (list(device_names.values()), *devices),
+        (port_texts, *(np.fromiter(map(port_code.__getitem__, p), np.int64, n) for p in ports)),
+        (placed.names, *(placed.name[k] for k in nodes)),
+        (front_texts, front[:n], front[n:]),
+        (length_texts, length[:n], length[n:]),
+        (texts, described[:n], described[n:]),
+    )
 
 
-def _front_ports(number: np.ndarray, slot: np.ndarray) -> list[str]:
-    """Front port names, made once per distinct (number, slot): ``C{number}-{slot}`` on a
-    cassette (``slot`` from 1), ``F{number}`` on an MPO panel (``slot`` 0)."""
+def _front_ports(number: np.ndarray, slot: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """Front port names as (texts, code per port), each made once per distinct (number,
+    slot): ``C{number}-{slot}`` on a cassette (``slot`` from 1), ``F{number}`` on an MPO panel
+    (``slot`` 0)."""
     if not len(number):
-        return []
+        return [], np.zeros(0, dtype=np.int64)
     width = int(slot.max()) + 1
     uniq, inverse = np.unique(number * width + slot, return_inverse=True)
     texts = []
     for key in uniq.tolist():
         k, s = divmod(key, width)
         texts.append(f"C{k}-{s}" if s else f"F{k}")
-    return objects(texts, len(texts))[inverse.reshape(-1)].tolist()
+    return texts, inverse.reshape(-1)
 
 
 def _cord_descriptions(
-    far: bool, slot: np.ndarray, parts: np.ndarray, medium_ids: list[str]
-) -> list[str]:
-    """Cord descriptions with the fibre part and medium id: "patch cord", and at the ``far``
-    end of a cassette (``slot`` k from 1; 0: none) "patch cord, cassette port 7-k" (method B:
-    the far cassette's physical port), each text made once per distinct port."""
-    what = np.full(len(slot), "patch cord", dtype=object)
-    at = np.flatnonzero(slot > 0) if far else np.zeros(0, dtype=np.int64)
-    if len(at):
-        ports, inverse = np.unique(CASSETTE_PORTS + 1 - slot[at], return_inverse=True)
-        texts = [f"patch cord, cassette port {k}" for k in ports.tolist()]
-        what[at] = objects(texts, len(texts))[inverse.reshape(-1)]
-    return list(map(_description, what.tolist(), parts.tolist(), medium_ids))
+    slot: np.ndarray, pair: np.ndarray, parts: list[str], plant, medium_rows: np.ndarray
+) -> tuple[list[str], np.ndarray]:
+    """Cord descriptions at the links' A ends, then at their B ends, as (texts, code per
+    cord): "patch cord", and at the B end of a cassette (``slot`` k from 1; 0: none) "patch
+    cord, cassette port 7-k" (method B: the far cassette's physical port), with the fibre part
+    of the link's first cord pair (``pair``; -1: none) and the medium id (``medium_rows``:
+    rows of ``plant.media``, -1: none); each text made once per distinct (port, part, medium)."""
+    n = len(slot)
+    part_code = dict.fromkeys(parts)
+    part_texts = [*part_code, ""]
+    part_code.update(zip(part_code, range(len(part_code)), strict=True))
+    of_pair = np.fromiter(map(part_code.__getitem__, parts), np.int64, len(parts))
+    part = np.where(pair >= 0, of_pair[np.maximum(pair, 0)] if len(parts) else 0, len(part_code))
+    media = ["", *(m.id for m in plant.media)]
+    port = np.r_[np.zeros(n, dtype=np.int64), np.where(slot > 0, CASSETTE_PORTS + 1 - slot, 0)]
+    width_part, width_medium = len(part_texts), len(media)
+    key = (
+        (port * width_part + np.r_[part, part]) * width_medium + np.r_[medium_rows, medium_rows] + 1
+    )
+    uniq, inverse = np.unique(key, return_inverse=True)
+    texts = []
+    for k in uniq.tolist():
+        rest, m = divmod(k, width_medium)
+        cassette_port, p = divmod(rest, width_part)
+        what = f"patch cord, cassette port {cassette_port}" if cassette_port else "patch cord"
+        texts.append(_description(what, part_texts[p], media[m]))
+    return texts, inverse.reshape(-1)
 
 
-def _cord_lengths(ordered: list[float], laid: list[float], pair: np.ndarray) -> list:
-    """Per link, its cord's length (``pair``: its first cord pair, -1 for none): the ordered
-    length, else the laid one, rounded to cm once per distinct value; None without a pair."""
+def _cord_lengths(
+    ordered: list[float], laid: list[float], pair: np.ndarray
+) -> tuple[list, np.ndarray]:
+    """Per cord (``pair``: its row in ``ordered`` and ``laid``, -1 for none), its length as
+    (values, code per cord): the ordered length, else the laid one, rounded to cm once per
+    distinct value; the values' last entry is None, for the cords without a pair."""
     if not len(pair):
-        return []
+        return [None], np.zeros(0, dtype=np.int64)
     safe = np.maximum(pair, 0)
     got = np.asarray(ordered, dtype=np.float64)[safe] if len(ordered) else np.zeros(len(pair))
     raw = np.asarray(laid, dtype=np.float64)[safe] if len(laid) else np.zeros(len(pair))
     value = np.where(got == got, got, raw)
     uniq, inverse = np.unique(value, return_inverse=True)
-    rounded = np.empty(len(uniq) + 1, dtype=object)
-    rounded[:-1] = [round(v, 2) for v in uniq.tolist()]
-    rounded[-1] = None
-    return rounded[np.where(pair >= 0, inverse.reshape(-1), len(uniq))].tolist()
+    rounded: list = [round(v, 2) for v in uniq.tolist()]
+    return [*rounded, None], np.where(pair >= 0, inverse.reshape(-1), len(uniq))
 
 
 def _cord_labels(
