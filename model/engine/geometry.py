@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from model.design.entities import Hall, Tray
+
 FACE_FRONT = 0
 FACE_REAR = 1
 
@@ -225,3 +227,14 @@ def dedupe_points(points: list[tuple[float, float]]) -> list[tuple[float, float]
         if not out or abs(out[-1][0] - p[0]) > 1e-9 or abs(out[-1][1] - p[1]) > 1e-9:
             out.append(p)
     return out
+
+
+def tray_elevation_m(tray: Tray, hall: Hall) -> float:
+    """Elevation of a tray above the floor (negative under a raised floor).
+
+    An explicit ``elevation_m`` wins; an under-floor tray without one runs in the middle of the
+    floor void (``-hall.floor_void_m / 2``); an overhead one at ``hall.tray_elevation_m``.
+    """
+    if tray.elevation_m is not None:
+        return float(tray.elevation_m)
+    return -hall.floor_void_m / 2 if tray.under_floor else float(hall.tray_elevation_m)

@@ -36,6 +36,22 @@ class Attachments:
     def reached(self) -> np.ndarray:
         return self.seg >= 0
 
+    @staticmethod
+    def none_reached(pts_xy: np.ndarray) -> Attachments:
+        """The attachments of points on a plan with no tray: each unreached, where it stands."""
+        n = len(pts_xy)
+        seg, zeros, ints = np.full(n, -1, dtype=np.int64), np.zeros(n), np.zeros(n, dtype=np.int64)
+        x, y = pts_xy[:, 0].copy(), pts_xy[:, 1].copy()
+        return Attachments(
+            seg, seg.copy(), zeros, x, y, np.full(n, np.inf), zeros.copy(), ints, ints.copy(),
+            zeros.copy(), zeros.copy(),
+        )  # fmt: skip
+
+
+def plan_points(x, y) -> np.ndarray:
+    """Points' plan coordinates as one (n, 2) float array."""
+    return np.column_stack([np.asarray(x, float), np.asarray(y, float)]).reshape(len(x), 2)
+
 
 # Below this many point-segment pairs measuring them all costs less than setting up the grid
 # (~100 us: a rack move's two drops, a structured layout's point distances).

@@ -27,13 +27,14 @@ import shapely
 
 from model.common.arrays import unique_sorted
 from model.design.entities import Hall, Tray
-from model.engine.geometry import dedupe_points
+from model.engine.geometry import dedupe_points, tray_elevation_m
 from model.engine.tray_attach import (
     AttachMemo,
     Attachments,
     NearestFigures,
     carried_segments,
     nearest_figures,
+    plan_points,
 )
 from model.engine.tray_rows import RowCarry, all_pairs_rows
 from model.engine.tray_search import Preds, dijkstra, distance_row, merge_legs, walk_path
@@ -43,17 +44,6 @@ from model.engine.tray_search import Preds, dijkstra, distance_row, merge_legs, 
 # the shortest-path trees that route names read and a tray edit's carry starts from.
 ALL_PAIRS_MAX_NODES = 256
 _TRAY_KEY = 1e7  # separates trays in one sorted array of station positions (trays < 10,000 km)
-
-
-def tray_elevation_m(tray: Tray, hall: Hall) -> float:
-    """Elevation of a tray above the floor (negative under a raised floor).
-
-    An explicit ``elevation_m`` wins; an under-floor tray without one runs in the middle of the
-    floor void (``-hall.floor_void_m / 2``); an overhead one at ``hall.tray_elevation_m``.
-    """
-    if tray.elevation_m is not None:
-        return float(tray.elevation_m)
-    return -hall.floor_void_m / 2 if tray.under_floor else float(hall.tray_elevation_m)
 
 
 class TrayGraph:
@@ -270,8 +260,7 @@ class TrayGraph:
         attached in bulk at the same places measured again only where the edit can change them
         (:func:`~model.engine.tray_attach.carried_segments`; XL: ~9k drops, most far from
         the edited tray)."""
-        n = len(x)
-        pts_xy = np.column_stack([np.asarray(x, float), np.asarray(y, float)]).reshape(n, 2)
+        pts_xy = plan_points(x, y)
         before = old._nearest.of_points(pts_xy) if old._nearest is not None else None
         if before is None or not len(self._lines) or not before.sure.any():
             return self.attach(x, y, reach_m)
@@ -283,24 +272,11 @@ class TrayGraph:
         return self._attached_at(pts_xy, nearest.seg)
 
     def _attach(self, x: np.ndarray, y: np.ndarray, reach_m: float) -> Attachments:
-        n = len(x)
-        pts_xy = np.column_stack([np.asarray(x, float), np.asarray(y, float)]).reshape(n, 2)
-        seg = np.full(n, -1, dtype=np.int64)
+        pts_xy = plan_points(x, y)
         if not len(self._lines):
-            zeros, ints = np.zeros(n), np.zeros(n, dtype=np.int64)
-            return Attachments(
-                seg=seg,
-                piece=seg.copy(),
-                s=zeros,
-                x=pts_xy[:, 0].copy(),
-                y=pts_xy[:, 1].copy(),
-                hop=np.full(n, np.inf),
-                elev=zeros.copy(),
-                u=ints,
-                v=ints.copy(),
-                du=zeros.copy(),
-                dv=zeros.copy(),
-            )
+            return Attachments.none_reached(pts_xy)
+        n = len(pts_xy)
+        seg = np.full(n, -1, dtype=np.int64)
         if n:
             nearest = nearest_figures(
                 self.seg_a, self.seg_b, self._tree, pts_xy, max(reach_m, 1e-9)
