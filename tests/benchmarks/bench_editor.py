@@ -47,6 +47,19 @@ def _mouse(view, kind, x, y, buttons):
     )
 
 
+def drag_moves(view, rack) -> list[float]:
+    """Press on ``rack`` and drag it 24 steps with real mouse events: each move's seconds."""
+    application = app()
+    _mouse(view, QEvent.MouseButtonPress, rack.x, rack.y, Qt.LeftButton)
+    moves = []
+    for i in range(1, 25):
+        t0 = time.perf_counter()
+        _mouse(view, QEvent.MouseMove, rack.x + 0.1 * i, rack.y + 0.05 * i, Qt.LeftButton)
+        application.processEvents()
+        moves.append(time.perf_counter() - t0)
+    return moves
+
+
 def run(report: Report) -> None:
     application = app()
     for size in ("S", "L", "XL"):
@@ -126,13 +139,7 @@ def run(report: Report) -> None:
             view.scale(40, 40)
             view.centerOn(rack.x, rack.y)
             application.processEvents()
-            _mouse(view, QEvent.MouseButtonPress, rack.x, rack.y, Qt.LeftButton)
-            moves = []
-            for i in range(1, 25):
-                t0 = time.perf_counter()
-                _mouse(view, QEvent.MouseMove, rack.x + 0.1 * i, rack.y + 0.05 * i, Qt.LeftButton)
-                application.processEvents()
-                moves.append(time.perf_counter() - t0)
+            moves = drag_moves(view, rack)
             t0 = time.perf_counter()
             _mouse(view, QEvent.MouseButtonRelease, rack.x + 2.4, rack.y + 1.2, Qt.NoButton)
             application.processEvents()

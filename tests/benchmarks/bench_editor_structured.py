@@ -26,7 +26,7 @@ from PySide6.QtCore import QEvent, QEventLoop, Qt
 
 from model.files.design_file import save_design
 from model.generators.generate import apply_cabling
-from tests.benchmarks.bench_editor import _findings_shown, _mouse
+from tests.benchmarks.bench_editor import _findings_shown, _mouse, drag_moves
 from tests.benchmarks.editor_session import Gaps, app, close, new_window, settle
 from tests.benchmarks.floors import bare_decode_s
 from tests.benchmarks.run_benchmarks import Report, peak_rss_mb
@@ -119,13 +119,7 @@ def _drag_rack(report: Report, size: str, tag: str, window) -> None:
     view.scale(40, 40)
     view.centerOn(rack.x, rack.y)
     settle(window)
-    _mouse(view, QEvent.MouseButtonPress, rack.x, rack.y, Qt.LeftButton)
-    moves = []
-    for i in range(1, 25):
-        t0 = time.perf_counter()
-        _mouse(view, QEvent.MouseMove, rack.x + 0.1 * i, rack.y + 0.05 * i, Qt.LeftButton)
-        application.processEvents()
-        moves.append(time.perf_counter() - t0)
+    moves = drag_moves(view, rack)
     runner, gaps = window.analysis_docks.runner, Gaps()
     gaps.start()
     t0, gui0, cpu0 = time.perf_counter(), time.thread_time(), time.process_time()
