@@ -27,7 +27,14 @@ from PySide6.QtCore import QEvent, QEventLoop, Qt
 from model.files.design_file import save_design
 from model.generators.generate import apply_cabling
 from tests.benchmarks.bench_editor import _findings_shown, _mouse, drag_moves
-from tests.benchmarks.editor_session import Gaps, app, close, new_window, settle
+from tests.benchmarks.editor_session import (
+    Gaps,
+    app,
+    close,
+    new_window,
+    open_to_first_frame,
+    settle,
+)
 from tests.benchmarks.floors import bare_decode_s
 from tests.benchmarks.run_benchmarks import Report, peak_rss_mb
 from tests.benchmarks.workloads import build
@@ -57,14 +64,11 @@ def _one_hall(report: Report, size: str, style: str) -> None:
 
 def _session(report: Report, size: str, tag: str, path: Path, folder: Path) -> None:
     """One window on ``path``: open, settle, drag a rack and wait for the panel, findings."""
-    application, xl = app(), size == "XL"
+    app()  # the QApplication, before the window
+    xl = size == "XL"
     decode = min(bare_decode_s(path))
     window = new_window(folder)
-    t0 = time.perf_counter()
-    window.open_path(path)
-    application.processEvents()
-    window.view.viewport().repaint()
-    opened = time.perf_counter() - t0
+    opened = open_to_first_frame(window, path)
     d = window.document.design
     report.add(
         size,
