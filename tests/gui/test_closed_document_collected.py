@@ -14,20 +14,15 @@ import weakref
 from pathlib import Path
 
 from gui.document.plant_feed import feed_for
-from gui.edit.commands import MoveRacksCommand
-from tests.gui.conftest import close_quietly, make_window, wait_until_idle
+from tests.gui.conftest import (
+    close_quietly,
+    make_window,
+    move_first_rack_and_wait,
+    wait_until_idle,
+)
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "resources" / "examples" / "small-pod.hall.json"
 TICKS_MS = 10_000  # the collector ticks every second; a loaded machine may be late
-
-
-def _edit(window, qtbot) -> None:
-    """One undo command and one analysis: the runner freezes what it made, as in the editor."""
-    design = window.document.design
-    rack = next(iter(design.racks.values()))
-    window.scene.push(MoveRacksCommand(design, {rack.id: (rack.x + 0.6, rack.y)}))
-    wait_until_idle(qtbot)
-    qtbot.waitUntil(lambda: window.analysis_docks.runner.fresh, timeout=20_000)
 
 
 def _watch(window) -> dict[str, weakref.ref]:
@@ -52,7 +47,7 @@ def test_a_closed_windows_document_feed_and_scene_are_collected(qtbot, tmp_path)
     for _ in range(3):
         window = make_window(qtbot, tmp_path, EXAMPLE)
         wait_until_idle(qtbot)
-        _edit(window, qtbot)
+        move_first_rack_and_wait(window, qtbot)
         watched = _watch(window)
         close_quietly(window)
         del window
@@ -64,7 +59,7 @@ def test_the_previous_files_document_feed_and_scene_are_collected(qtbot, tmp_pat
     window = make_window(qtbot, tmp_path, EXAMPLE)
     wait_until_idle(qtbot)
     for _ in range(3):
-        _edit(window, qtbot)
+        move_first_rack_and_wait(window, qtbot)
         window.document.stack.setClean()  # no unsaved-changes prompt
         watched = _watch(window)
         assert window.open_path(EXAMPLE)

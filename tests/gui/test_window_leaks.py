@@ -18,8 +18,12 @@ from pathlib import Path
 import pytest
 import shiboken6
 
-from gui.edit.commands import MoveRacksCommand
-from tests.gui.conftest import close_quietly, make_window, wait_until_idle
+from tests.gui.conftest import (
+    close_quietly,
+    make_window,
+    move_first_rack_and_wait,
+    wait_until_idle,
+)
 from tests.leak_check import settle_qt
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "resources" / "examples" / "small-pod.hall.json"
@@ -64,19 +68,10 @@ def _live() -> Counter[str]:
     return Counter({name: found[name] for name in WATCHED})
 
 
-def _edit(window, qtbot) -> None:
-    design = window.document.design
-    rack = next(iter(design.racks.values()))
-    # An edit: an undo command on the stack and an analysis job on the worker.
-    window.scene.push(MoveRacksCommand(design, {rack.id: (rack.x + 0.6, rack.y)}))
-    wait_until_idle(qtbot)
-    qtbot.waitUntil(lambda: window.analysis_docks.runner.fresh, timeout=20_000)
-
-
 def _one_window(qtbot, tmp_path) -> None:
     window = make_window(qtbot, tmp_path, EXAMPLE)
     wait_until_idle(qtbot)
-    _edit(window, qtbot)
+    move_first_rack_and_wait(window, qtbot)
     close_quietly(window)
 
 
@@ -106,13 +101,13 @@ def test_opening_another_file_leaves_the_previous_one_nothing_alive(qtbot, tmp_p
     plant, undo stack, links table model) goes (each one stayed: +189 objects per open)."""
     window = make_window(qtbot, tmp_path, EXAMPLE)
     wait_until_idle(qtbot)
-    _edit(window, qtbot)
+    move_first_rack_and_wait(window, qtbot)
     window.document.stack.setClean()  # no unsaved-changes prompt
     before = _live()
     for _ in range(WINDOWS):
         assert window.open_path(EXAMPLE)
         wait_until_idle(qtbot)
-        _edit(window, qtbot)
+        move_first_rack_and_wait(window, qtbot)
         window.document.stack.setClean()
     after = _live()
     close_quietly(window)
