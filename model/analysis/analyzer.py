@@ -67,6 +67,7 @@ from model.plant.tray_products import tray_items
 from model.structured.channel_checks import skew_findings, table_checks
 from model.structured.layout import structured_layout, uses_structured
 from model.structured.layout_records import StructuredLayout
+from model.structured.leg_reuse import LegMemo
 
 K = ChangeKind
 TOPOLOGY_EVENTS = DEVICE_KINDS | {K.LINKS_ADDED, K.LINKS_REMOVED}
@@ -139,6 +140,7 @@ class Analyzer:
         self._trays = TrayFill()
         self._rack_power = RackPowerSums()  # (typical, max) per rack, kept while plugs stand
         self._plant_cache = PlantCache()  # the cage graph, reused while no link changes cages
+        self._legs = LegMemo()  # the last structured legs, re-measured after a rack move
         self.given_phys = None  # analyze()'s caller's physical plant of ``plant``, if any
         self.given_topology = None  # analyze()'s caller's topology of the design, if any
         self.given_plant_free = None  # analyze()'s caller's: () -> PlantFreeFigures, if any
@@ -375,8 +377,7 @@ class Analyzer:
         if "trays" in self._dirty:
             self._trays.reset()
             self._dirty.discard("trays")
-        # Structured cabling: one layout for the trays (trunks for fibres) and the channels.
-        # The physical plant laid it out already (model.plant.structured): the same plant now.
+        # Structured: one layout for trays and channels, the physical plant's (same plant now).
         layout = None
         if self.plant and uses_structured(design):
             layout = getattr(phys, "structured", None) or structured_layout(self.plant)
@@ -387,8 +388,7 @@ class Analyzer:
         findings = self._findings(topo, bw, phys, typ, mx, fill)
         channels = None
         if layout is not None:
-            # Structured cabling: channel loss, reach and polarity (direct designs unchanged).
-            # Trunk findings are the plant's.
+            # Structured cabling: channel loss, reach and polarity (trunk findings: the plant's).
             channels, channel_finds = table_checks(layout.channels)
             findings.extend(channel_finds)
             findings.extend(skew_findings(layout))
@@ -472,7 +472,10 @@ class Analyzer:
             codes = np.full(len(self.plant.link_ids), -1, dtype=np.int64)
             codes[self._plant_rows] = topo.fabric
             fabric_rows = ([*FABRICS, ""], codes)
-        return build_plant(self.plant, fabric_rows=fabric_rows, cache=self._plant_cache)
+        # Edits follow (a one-shot keeps no legs): the structured layout re-measures the last.
+        edited = (self._subscription is not None or self._explicit) and uses_structured(self.design)
+        lay = structured_layout(self.plant, memo=self._legs) if edited else None
+        return build_plant(self.plant, fabric_rows=fabric_rows, cache=self._plant_cache, layout=lay)
 
     def _rack_power_of(self, phys):
         """Typical and maximum power per rack (the previous sums while the plant cache hands

@@ -68,6 +68,7 @@ from model.structured.layout_records import (  # re-exported: callers read them 
 )
 from model.structured.layout_records import Trunk as Trunk
 from model.structured.layout_records import TrunkLeg as TrunkLeg
+from model.structured.leg_reuse import LegMemo
 from model.structured.legs import LegLayer
 from model.structured.paths import (
     PanelPool,
@@ -171,6 +172,7 @@ def structured_layout(
     trunks_only: bool = False,
     distances: Callable[[str, str], float] | None = None,
     findings_only: bool = False,
+    memo: LegMemo | None = None,
 ) -> StructuredLayout:
     """The channels, trunks, cords and panels of ``plant``'s design (see the module docstring).
 
@@ -189,7 +191,12 @@ def structured_layout(
     ``findings_only``: the full layout's ``findings`` (and ``cords``, whose links are those of
     its channels), without the channels' table rows and trunk legs no finding reads: what
     ``routes`` prints. A design with recorded piece lengths gets the full layout (their check
-    reads the table's legs)."""
+    reads the table's legs).
+
+    ``memo``: a :class:`~model.structured.leg_reuse.LegMemo` kept from this design's last
+    full layout (an editor's analysis after each edit): its rack distances are reused, and its
+    legs when the edit changed only lengths (a rack move); the layout is the same as without.
+    Only a full layout reads or fills it."""
     # A zoned XL hall's layout makes millions of objects and no cycles: with the collector on,
     # its full collections re-scanned them all (a third of the layout's time).
     with collector_paused():
@@ -200,6 +207,7 @@ def structured_layout(
             trunks_only,
             distances,
             findings_only,
+            memo,
         )
 
 
@@ -210,6 +218,7 @@ def _layout(
     trunks_only: bool = False,
     distances: Callable[[str, str], float] | None = None,
     findings_only: bool = False,
+    memo: LegMemo | None = None,
 ) -> StructuredLayout:
     """The layout in the module docstring's four steps: group, legs, trunks, channels and cords."""
     design = plant.design
@@ -224,6 +233,10 @@ def _layout(
         return layout
     settings = design.settings
     fibre_of, fpp_of = _module_fibres(design.catalog)
+    if panels_only or trunks_only or findings_only:
+        memo = None  # a memo keeps a full layout's legs
+    if memo is not None and distances is None:
+        distances = memo.distance(plant)
     distance = RackDistances(plant) if distances is None else distances
     pool = PanelPool(
         design,
@@ -233,8 +246,11 @@ def _layout(
         },
     )
     groups, columns, route_of = group_channels(plant, direct, fpp_of, layout.findings)
-    legs = LegLayer(design, pool, layout.findings, panels_only)
-    legs.lay(groups, columns, distance)
+    if memo is not None:
+        legs, pool = memo.lay(design, pool, layout.findings, groups, columns, distance)
+    else:
+        legs = LegLayer(design, pool, layout.findings, panels_only)
+        legs.lay(groups, columns, distance)
     groups.clear()
     if panels_only:
         layout.channels = ChannelTable({})  # no channel made, as no trunk or cord is

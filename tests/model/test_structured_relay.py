@@ -1,0 +1,160 @@
+"""A structured layout after rack moves, on the last layout's legs re-measured
+(:class:`model.structured.leg_reuse.LegMemo`), is the layout laid out afresh, record for record;
+and the editor's analysis after the moves (its analyzer keeps such a memo) is a fresh one."""
+
+from __future__ import annotations
+
+import random
+
+import msgspec
+import pytest
+
+from model.analysis import Analyzer, analyze
+from model.catalog.structured import structured_catalog
+from model.design.design import DesignError
+from model.engine.routed_links import RoutedLinks
+from model.engine.snapshot import snapshot
+from model.generators.generate import apply_cabling, generate
+from model.structured.layout import place_panels, structured_layout
+from model.structured.leg_reuse import LegMemo
+from tests.model.test_structured_legs_columns import _picture, _spilling_hall
+
+HALLS = {
+    "fat-tree zoned": (("fat-tree", {"k": 8, "switch": "qm9700"}), "zones"),
+    "rail-optimized cross-connect": (
+        (
+            "rail-optimized",
+            {"nodes": 64, "node_type": "hgx-h100-8x400", "switch": "sn5600", "su_nodes": 32},
+        ),
+        "cross-connect",
+    ),
+}
+
+
+def _hall(name: str):
+    if name == "leaf spilling into a patch rack":
+        return _spilling_hall()
+    (template, kwargs), style = HALLS[name]
+    return apply_cabling(generate(template, **kwargs), style)
+
+
+def _every_record(layout) -> tuple:
+    """Every record and column of ``layout``: ``_picture``'s, the channel table's rows and
+    the trunk legs' columns, and the leg lengths."""
+    table = layout.channels
+    return (
+        _picture(layout),
+        layout.style,
+        sorted(table.structured),
+        {link_id: table.row_of.get(link_id) for link_id in table.link_ids},
+        list(layout.legs),
+        layout.leg_lengths_m,
+        layout.panel_counts(structured_catalog()),
+        [
+            msgspec.structs.asdict(f) if isinstance(f, msgspec.Struct) else f
+            for f in layout.findings
+        ],
+    )
+
+
+def _move_some_racks(design, rng: random.Random, moves: int) -> int:
+    """Up to ``moves`` racks moved by a few tiles (patch racks too: their panels' ways
+    change); returns how many moved (a move onto another rack or out of the hall is refused
+    and skipped)."""
+    racks = sorted(design.racks)
+    moved = 0
+    for _ in range(moves):
+        rack = design.racks[rng.choice(racks)]
+        dx, dy = rng.choice([-1.2, -0.6, 0.6, 1.2, 2.4]), rng.choice([-1.2, 0.0, 1.2])
+        try:
+            design.move_racks({rack.id: (rack.x + dx, rack.y + dy)})
+        except DesignError:
+            continue
+        moved += 1
+    return moved
+
+
+@pytest.mark.parametrize("name", [*HALLS, "leaf spilling into a patch rack"])
+def test_layouts_after_random_rack_moves_equal_a_full_layout(name):
+    design = _hall(name)
+    plant = RoutedLinks(design)
+    memo = LegMemo()
+    assert _every_record(structured_layout(plant, memo=memo)) == _every_record(
+        structured_layout(plant)
+    )
+    assert memo.relaid_paths == -1  # the first layout lays every leg
+    rng = random.Random(43)
+    reused = 0
+    for _ in range(6):
+        if not _move_some_racks(design, rng, rng.choice([1, 1, 2])):
+            continue
+        plant.refresh()
+        again = structured_layout(plant, memo=memo)
+        reused += memo.relaid_paths >= 0
+        assert _every_record(again) == _every_record(structured_layout(plant))
+    # Some layout re-measured the kept legs (else this compared two full layouts).
+    assert reused
+
+
+def test_a_panel_placed_or_a_link_unmade_lays_every_leg_again():
+    design = _hall("fat-tree zoned")
+    plant = RoutedLinks(design)
+    memo = LegMemo()
+    structured_layout(plant, memo=memo)
+    link = next(iter(design.links))
+    design.remove_links([link])
+    plant.refresh()
+    again = structured_layout(plant, memo=memo)
+    assert memo.relaid_paths == -1
+    assert _every_record(again) == _every_record(structured_layout(plant))
+    # Every rack's panels unplaced: the pool's placed panels differ, every leg is laid again.
+    panels = [d for d, dev in design.devices.items() if dev.type.startswith("panel-")]
+    design.remove_devices(panels)
+    plant.refresh()
+    again = structured_layout(plant, memo=memo)
+    assert memo.relaid_paths == -1
+    assert _every_record(again) == _every_record(structured_layout(plant))
+    assert place_panels(design)
+    plant.refresh()
+    structured_layout(plant, memo=memo)
+    assert memo.relaid_paths == -1
+
+
+def test_an_editor_analysis_after_rack_moves_equals_a_fresh_one():
+    """The worker's way (snapshots, change events), as tests/model/test_snapshot_pipeline."""
+    design = _hall("fat-tree zoned")
+    plant = RoutedLinks(design)
+    changes: list = []
+    subscription = design.subscribe(changes.append)
+    frozen, frozen_plant = snapshot(design, plant)
+    analyzer = Analyzer(frozen, frozen_plant, subscribe=False, refresh_plant=False)
+    analyzer.advance(frozen, frozen_plant, [], set())
+    rng = random.Random(7)
+    reused = 0
+    for _ in range(4):
+        _move_some_racks(design, rng, 1)
+        changed_links = set(plant.refresh())
+        frozen, frozen_plant = snapshot(design, plant)
+        report = analyzer.advance(frozen, frozen_plant, changes, changed_links)
+        reused += analyzer._legs.relaid_paths >= 0
+        changes.clear()
+        fresh = analyze(design, plant)
+        assert report.to_json() == fresh.to_json()
+        assert _every_record(analyzer.structured) == _every_record(structured_layout(plant))
+    subscription.close()
+    assert reused
+
+
+def test_a_patch_rack_moved_re_measures_the_legs_with_a_panel_there():
+    """Leaf rack B01's legs take the panel of patch rack B-P1: B-P1 moved along the row, they
+    are ordered for the new way to it (and only its panel's paths are measured again)."""
+    design = _hall("leaf spilling into a patch rack")
+    plant = RoutedLinks(design)
+    memo = LegMemo()
+    structured_layout(plant, memo=memo)
+    patch = design.racks["bp1"]
+    design.move_racks({"bp1": (patch.x, patch.y + 0.3)})
+    plant.refresh()
+    again = structured_layout(plant, memo=memo)
+    assert memo.relaid_paths > 0
+    assert _every_record(again) == _every_record(structured_layout(plant))
