@@ -47,6 +47,7 @@ class _Kept:
     """The last full step 2's inputs and legs (see :class:`LegMemo`)."""
 
     style: str
+    trays: tuple  # tray_graph_key: every rack distance follows the tray graph
     group_keys: list[tuple]
     members: np.ndarray  # every group's member rows, the groups in sorted order
     sizes: np.ndarray  # members per group
@@ -120,6 +121,7 @@ def _inputs(design, pool: PanelPool, groups: dict, columns: ChannelColumns) -> _
     """What step 2 reads, as it stands before the legs are laid (the pool untouched)."""
     now = _Kept()
     now.style = design.settings.cabling
+    now.trays = tray_graph_key(design)
     now.group_keys = sorted(groups)
     members = [groups[k] for k in now.group_keys]
     now.sizes = np.fromiter(map(len, members), np.int64, len(members))
@@ -138,6 +140,7 @@ def _same_structure(kept: _Kept, now: _Kept) -> bool:
     the same groups and members (in order), ends, fibres, panels, patch racks and racks."""
     return (
         kept.style == now.style
+        and kept.trays == now.trays
         and kept.positions.keys() == now.positions.keys()
         and kept.group_keys == now.group_keys
         and np.array_equal(kept.sizes, now.sizes)

@@ -158,3 +158,19 @@ def test_a_patch_rack_moved_re_measures_the_legs_with_a_panel_there():
     again = structured_layout(plant, memo=memo)
     assert memo.relaid_paths > 0
     assert _every_record(again) == _every_record(structured_layout(plant))
+
+
+def test_a_tray_edit_lays_every_leg_again():
+    """Every rack distance follows the tray graph: a tray moved is no length-only edit, even
+    where it changes no group."""
+    design = _hall("fat-tree zoned")
+    plant = RoutedLinks(design)
+    memo = LegMemo()
+    structured_layout(plant, memo=memo)
+    tray = max(design.trays.values(), key=lambda t: len(t.points))
+    moved = [(x, y + 0.6) for x, y in tray.points]
+    design.update_trays([msgspec.structs.replace(tray, points=moved)])
+    plant.refresh()
+    again = structured_layout(plant, memo=memo)
+    assert memo.relaid_paths == -1
+    assert _every_record(again) == _every_record(structured_layout(plant))
