@@ -29,22 +29,8 @@ from model.design.changes import TRAY_KINDS, Change, ChangeKind
 from model.design.design import Design
 from model.engine.routed_links import RoutedLinks
 from model.structured.layout import StructuredLayout, structured_layout
+from model.structured.leg_reuse import tray_graph_key  # one key for both memos of distances
 from model.structured.paths import RackDistances
-
-
-def tray_graph_key(design: Design) -> tuple:
-    """What the plant's tray graph and its attachments are built from: each tray's id, line,
-    elevation and floor side (not its width, depth or name), the hall and the join settings."""
-    settings = design.settings
-    return (
-        tuple(
-            (t.id, tuple(tuple(p) for p in t.points), t.elevation_m, t.under_floor)
-            for t in design.trays.values()
-        ),
-        design.hall,
-        settings.tray_join_tolerance_m,
-        settings.tray_reach_m,
-    )
 
 
 class CablingSession:
