@@ -13,7 +13,8 @@ A full step 2 instead, the memo refilled, when the structure may differ (each ch
 a group's key or members changed (a link added, removed or re-mediated; a zone hub or a via
 changed), a member's ends or fibres changed, the placed panels or the patch racks changed
 (panels placed or removed, a rack moved into another run), a rack came or went, the cabling
-style changed, or the tray graph changed (every distance may differ).
+style changed, the tray graph changed (every distance may differ), or laying the legs found
+something (PANEL_PORTS_EXCEEDED names a panel by its name, which may have changed).
 """
 
 from __future__ import annotations
@@ -137,9 +138,12 @@ def _inputs(design, pool: PanelPool, groups: dict, columns: ChannelColumns) -> _
 
 def _same_structure(kept: _Kept, now: _Kept) -> bool:
     """Whether step 2 makes the same legs of ``now`` as of ``kept`` but for their lengths:
-    the same groups and members (in order), ends, fibres, panels, patch racks and racks."""
+    the same groups and members (in order), ends, fibres, panels, patch racks and racks.
+    A step 2 that found something (a panel named by hand over its ports) is laid again: its
+    findings name the panel by a name no compared input holds."""
     return (
-        kept.style == now.style
+        not kept.findings
+        and kept.style == now.style
         and kept.trays == now.trays
         and kept.positions.keys() == now.positions.keys()
         and kept.group_keys == now.group_keys
@@ -207,7 +211,6 @@ def _remeasured(
             if displaced and not home.keys().isdisjoint(holders):
                 seg_m, cord_off_m = _displace(racks, holders, seg_m, home, racks_of)
             legs.seg_m[k], legs.cord_off_m[k] = seg_m, cord_off_m
-    findings.extend(kept.findings)
     # The next edit is compared with this design's lengths, on these legs.
     kept.horizontal, kept.positions, kept.legs = now.horizontal, now.positions, legs
     return legs, len(touched)

@@ -12,9 +12,12 @@ import pytest
 from model.analysis import Analyzer, analyze
 from model.catalog.structured import structured_catalog
 from model.design.design import DesignError
+from model.design.structured_edit import route_via
 from model.engine.routed_links import RoutedLinks
 from model.engine.snapshot import snapshot
 from model.generators.generate import apply_cabling, generate
+from model.structured.channels import plant_fibres
+from model.structured.layout import MPO_PANEL as MPO
 from model.structured.layout import place_panels, structured_layout
 from model.structured.leg_reuse import LegMemo
 from tests.model.test_structured_legs_columns import _picture, _spilling_hall
@@ -173,4 +176,35 @@ def test_a_tray_edit_lays_every_leg_again():
     plant.refresh()
     again = structured_layout(plant, memo=memo)
     assert memo.relaid_paths == -1
+    assert _every_record(again) == _every_record(structured_layout(plant))
+
+
+def test_a_panel_over_its_ports_renamed_is_named_anew_in_the_finding():
+    """Laying the legs found a panel named by hand over its ports: its finding names the
+    panel, so the legs are laid again after an edit (a rename keeps every compared input)."""
+    design = _hall("fat-tree zoned")
+    plant = RoutedLinks(design)
+    fibre = plant_fibres(plant)
+    inter = [
+        lid
+        for lid, link in design.links.items()
+        if lid in fibre and design.devices[link.a.device].rack != design.devices[link.b.device].rack
+    ]
+    first = design.links[inter[0]]
+    panels = [
+        next(d.id for d in design.devices_in_rack(design.devices[end.device].rack) if d.type == MPO)
+        for end in (first.a, first.b)
+    ]
+    for lid in inter[:80]:  # more legs than the 72-port panels have
+        route_via(design, lid, panels)
+    plant.refresh()
+    memo = LegMemo()
+    assert any(
+        f.code == "PANEL_PORTS_EXCEEDED" for f in structured_layout(plant, memo=memo).findings
+    )
+    panel = design.devices[panels[0]]
+    design.update_devices([msgspec.structs.replace(panel, name="renamed-panel")])
+    plant.refresh()
+    again = structured_layout(plant, memo=memo)
+    assert any("renamed-panel" in f.message for f in again.findings)
     assert _every_record(again) == _every_record(structured_layout(plant))
