@@ -114,6 +114,12 @@ class TrayLoad(QObject):
             return not self._runner.settled or self._timer.isActive() or self._paused
         return self._timer.isActive() or self._paused or (self.feed is not None and self.feed.dirty)
 
+    @property
+    def awaiting_analysis(self) -> bool:
+        """True while the followed runner analyses an edit: the plan's bundles change when its
+        result comes."""
+        return self._runner is not None and self._runner.analysing
+
     def follow(self, runner) -> None:
         """Take fill and bundles from ``runner``'s results (an AnalysisRunner): the worker counts
         them with the analysis, from the same snapshot, so the GUI thread does no counting."""

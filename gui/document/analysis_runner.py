@@ -306,6 +306,12 @@ class AnalysisRunner(QObject):
         return self.fresh and self._running is None
 
     @property
+    def analysing(self) -> bool:
+        """True while a job is in flight (its report perhaps published, the rest to come) or
+        about to start; False at rest, whether its last job succeeded or failed."""
+        return not self._closed and (self._running is not None or self._timer.isActive())
+
+    @property
     def closed(self) -> bool:
         """True once ``close()`` ran: no more jobs, the design is no longer followed."""
         return self._closed
