@@ -111,8 +111,14 @@ class TrayLoad(QObject):
     @property
     def busy(self) -> bool:
         if self._runner is not None:
-            return not self._runner.fresh or self._timer.isActive() or self._paused
+            return not self._runner.settled or self._timer.isActive() or self._paused
         return self._timer.isActive() or self._paused or (self.feed is not None and self.feed.dirty)
+
+    @property
+    def awaiting_analysis(self) -> bool:
+        """True while the followed runner analyses an edit: the plan's bundles change when its
+        result comes."""
+        return self._runner is not None and self._runner.analysing
 
     def follow(self, runner) -> None:
         """Take fill and bundles from ``runner``'s results (an AnalysisRunner): the worker counts
@@ -120,7 +126,7 @@ class TrayLoad(QObject):
         self._runner = runner
         self._timer.stop()  # no count of its own on the GUI thread
         self._stop_listening()
-        runner.finished.connect(self._take)
+        runner.completed.connect(self._take)  # the bundles follow the report
         if runner.result is not None:
             self._take(runner.result)
 
@@ -172,7 +178,7 @@ class TrayLoad(QObject):
         self._timer.stop()
         if self._runner is not None:
             try:
-                self._runner.finished.disconnect(self._take)
+                self._runner.completed.disconnect(self._take)
             except (RuntimeError, TypeError):
                 pass
             self._runner = None

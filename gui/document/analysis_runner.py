@@ -22,6 +22,14 @@ copy back before analysing it: the live plant adopts it then (the plan's cables 
 table first, the figures when the analysis is published). A job whose re-route is
 overtaken by a newer edit stops before its analysis (``superseded``): its edits go to the next
 job, which re-routes them all at once, so stale work never queues up.
+
+A result is published in two steps, each whole. The report (with the findings, tiers, the
+structured layout and the route names) goes out as soon as the worker has it: ``finished``, and
+the runner is ``fresh``. The plan's bundles, their stretches and the length histogram of the same
+snapshot follow: ``completed``, with the same report, and the runner is ``settled``. The analysis
+panel shows the first; the bundles and the charts take only the second, so no view shows
+figures of two revisions side by side (at XL the three came to ~18 ms of the worker's CPU
+and ~3 ms of the GUI thread's between the analysis and the panel, after a tray-corner drop).
 """
 
 from __future__ import annotations
@@ -31,7 +39,7 @@ import time
 import traceback
 import weakref
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 import numpy as np
@@ -118,6 +126,9 @@ class _JobSignals(QObject):
     # names) or None,
     # error, seconds
     done = Signal(int, object, str, float)
+    # revision, (report, tiers, structured, findings, fabrics, route names), seconds: sent once
+    # the report is made, before the bundles, stretches and histogram (those come with done)
+    reported = Signal(int, object, float)
     # revision, the plant re-routed for the retray edits, ids of the links that changed: sent
     # before the analysis of it, so the plan and the links table take it first
     rerouted = Signal(int, object, object)
@@ -135,9 +146,10 @@ class _Job(QRunnable):
         # reference counts and crashed the interpreter at exit.
         self.setAutoDelete(False)
         self.superseded = False  # set on the GUI thread when a newer edit comes
+        self.started = 0.0  # perf_counter when run() began
 
     def run(self) -> None:
-        started = time.perf_counter()
+        started = self.started = time.perf_counter()
         work = self.work
         try:
             # The GUI thread's collector waits for the job (what it makes is frozen when the
@@ -168,10 +180,7 @@ class _Job(QRunnable):
             self.signals.rerouted.emit(work.revision, worked, rerouted)
             del worked
         report = analyzer.advance(work.design, work.plant, work.changes, changed_links)
-        bundles = analyzer.cables_by_tray(medium_bundle_group) if work.plant is not None else {}
-        lengths = length_histogram(work.plant) if work.plant is not None else None
         tiers = analyzer.tier_codes(TIER_NAMES)
-        used = analyzer.used_stretches() if work.plant is not None else {}
         measured = length_findings(work.design, work.plant) if work.plant is not None else []
         findings = [*report.warnings, *measured]
         fabrics = finding_fabrics(work.design, findings)
@@ -179,6 +188,12 @@ class _Job(QRunnable):
         # the GUI thread): the live plant adopts them when the result is published.
         names = work.plant.route_names() if work.plant is not None and not work.retray else None
         structured = analyzer.structured
+        # The panel's figures go out now; what only the plan and the charts show follows.
+        early = (report, tiers, structured, findings, fabrics, names)
+        self.signals.reported.emit(work.revision, early, time.perf_counter() - self.started)
+        bundles = analyzer.cables_by_tray(medium_bundle_group) if work.plant is not None else {}
+        lengths = length_histogram(work.plant) if work.plant is not None else None
+        used = analyzer.used_stretches() if work.plant is not None else {}
         return (
             report,
             bundles,
@@ -193,7 +208,8 @@ class _Job(QRunnable):
 
 
 class AnalysisRunner(QObject):
-    """Follows one design; emits ``stale`` at the first edit and ``finished`` with a fresh result.
+    """Follows one design; emits ``stale`` at the first edit, ``finished`` with a fresh report
+    and ``completed`` with the same report and its bundles, stretches and length histogram.
 
     ``plant_refreshed`` carries the ids of links whose length or medium changed (re-emitted
     from the document's PlantFeed, on the GUI thread, before the analysis runs).
@@ -202,7 +218,9 @@ class AnalysisRunner(QObject):
 
     stale = Signal()
     plant_refreshed = Signal(object)  # set (or frozenset) of link ids
-    finished = Signal(object)  # AnalysisResult
+    # AnalysisResult without bundles, stretches and histogram when they follow (``completed``)
+    finished = Signal(object)
+    completed = Signal(object)  # AnalysisResult: the one ``finished`` gave, with them
     failed = Signal(str)
 
     # Every runner alive (weakly: it keeps none alive). A runner left open keeps its worker
@@ -241,8 +259,11 @@ class AnalysisRunner(QObject):
         self._pool.setMaxThreadCount(1)
         self._signals = _JobSignals(self)
         self._signals.done.connect(self._job_done)
+        self._signals.reported.connect(self._job_reported)
         self._signals.rerouted.connect(self._job_rerouted)
         self._running: int | None = None  # revision of the job in flight
+        # The job in flight published its report and works out the rest of it (its revision's)
+        self._finishing = False
         self._job: _Job | None = None
         # Jobs that reported. QThreadPool.start() hands a job to C++ (PySide) and nothing takes
         # it back, so without shiboken6.delete each edit's job (and its signals) stayed alive
@@ -270,13 +291,25 @@ class AnalysisRunner(QObject):
 
     @property
     def fresh(self) -> bool:
-        """True when the published report was computed from the current design revision."""
+        """True when the published report was computed from the current design revision (its
+        bundles, stretches and histogram may still be on the way: ``settled``)."""
         return (
             self.result is not None
             and self.result.revision == self.design.revision
-            and self._running is None
+            and (self._running is None or self._finishing)
             and not self._timer.isActive()
         )
+
+    @property
+    def settled(self) -> bool:
+        """True when ``fresh`` and the published result is whole (``completed`` was sent)."""
+        return self.fresh and self._running is None
+
+    @property
+    def analysing(self) -> bool:
+        """True while a job is in flight (its report perhaps published, the rest to come) or
+        about to start; False at rest, whether its last job succeeded or failed."""
+        return not self._closed and (self._running is not None or self._timer.isActive())
 
     @property
     def closed(self) -> bool:
@@ -301,6 +334,7 @@ class AnalysisRunner(QObject):
             self.feed.offload_trays = False
         self._timer.stop()
         self._signals.done.disconnect(self._job_done)
+        self._signals.reported.disconnect(self._job_reported)
         self._signals.rerouted.disconnect(self._job_rerouted)
         # Poll with the GIL released instead of a blocking waitForDone(): the job in flight is
         # Python code and needs the GIL to finish.
@@ -326,7 +360,7 @@ class AnalysisRunner(QObject):
             # A re-route in flight stops before its analysis: the next job re-routes both.
             # An edit of another kind waits for it instead (applied on top of its copy).
             self._job.superseded = True
-        was_fresh = not self._timer.isActive() and self._running is None
+        was_fresh = not self._timer.isActive() and (self._running is None or self._finishing)
         # QTimer.start(msec) also sets the interval: always say which delay is meant (the
         # start(0) of __init__ once made every later start() immediate, debounce and all).
         self._timer.start(0 if was_fresh else self._delay_ms)
@@ -398,9 +432,76 @@ class AnalysisRunner(QObject):
         if work.adopted:
             self._snapshots.adopted()
 
+    def _job_reported(self, revision: int, early: tuple, seconds: float) -> None:
+        """The job in flight made its report: published now when _job_done would publish it
+        (the current revision's, its re-route adopted), its bundles, stretches and histogram
+        to follow; otherwise _job_done decides, as for a job that reports once."""
+        work = self._work
+        if (
+            self._closed
+            or work is None
+            or work.revision != revision
+            or (work.retray and not work.adopted)
+            or revision != self.design.revision
+            or self._timer.isActive()
+        ):
+            return
+        self._finishing = True
+        self._publish(revision, early, None, seconds)
+
+    def _publish(self, revision: int, early: tuple, rest: tuple | None, seconds: float) -> None:
+        """Publish the report ``early`` (report, tiers, structured, findings, fabrics, route
+        names) of the current revision, with ``rest`` (bundles, lengths, used) or without."""
+        report, tiers, structured, findings, fabrics, names = early
+        # the snapshot's revision is the current one: nothing changed since it was taken
+        if names is not None and self.plant is not None and self.plant.adopt_routes(names):
+            self._snapshots.adopted()
+        bundles, lengths, used = rest if rest is not None else (None, None, None)
+        previous = self.result.report if self.result is not None else None
+        self.result = AnalysisResult(
+            report,
+            revision,
+            seconds,
+            describe_delta(previous, report) if previous else "",
+            bundles,
+            lengths,
+            tiers,
+            used,
+            structured,
+            findings,
+            fabrics,
+        )
+        self.finished.emit(self.result)
+        if rest is not None:
+            self.completed.emit(self.result)
+        # What the job built and the panels keep (the analyzer's caches, the snapshot's copied
+        # indexes, the report) lives until the next edit or longer. Moved out of the collector's
+        # generations, a full collection no longer re-walks them: at 393k links one walked
+        # ~786k index entries for 100-150 ms, holding the GIL and so the GUI thread with it.
+        # Frozen objects are still freed by reference counting; a reference cycle made before
+        # this point is collected at the next design load (model.runtime.gc_policy), as for the design.
+        gc.freeze()
+
+    def _completed(self, result, error: str, seconds: float) -> None:
+        """The job whose report was published (``_job_reported``) made the rest of it."""
+        if result is None:
+            self._analyzer = None  # its caches may be half updated: start over next time
+            self.failed.emit(error)
+        elif self.result is not None:
+            (_, bundles, lengths, _, used, *_), _ = result
+            self.result = replace(
+                self.result, seconds=seconds, bundles=bundles, lengths=lengths, used=used
+            )
+            self.completed.emit(self.result)
+            gc.freeze()  # what the job made since the report (see _publish)
+        if self.result is None or self.result.revision != self.design.revision:
+            if not self._timer.isActive():
+                self._timer.start(0)  # edited since the report: analyse the current revision
+
     def _job_done(self, revision: int, result, error: str, seconds: float) -> None:
         work, self._work = self._work, None
         self._running = None
+        finishing, self._finishing = self._finishing, False
         if self._job is not None:
             self._spent.append(self._job)
         self._job = None
@@ -408,6 +509,9 @@ class AnalysisRunner(QObject):
             self.feed.waiting_on_worker = False
         if self._closed:
             return  # a result queued before close() is dropped, as close() promises
+        if finishing:
+            self._completed(result, error, seconds)
+            return
         rerouted: AbstractSet[str] = frozenset()
         if result == SUPERSEDED and work is not None:
             # The analyzer never saw this work: its edits and links go to the next job.
@@ -440,31 +544,8 @@ class AnalysisRunner(QObject):
             self.failed.emit(error)
             return
         report, bundles, lengths, tiers, used, structured, findings, fabrics, names = result
-        # the snapshot's revision is the current one: nothing changed since it was taken
-        if names is not None and self.plant is not None and self.plant.adopt_routes(names):
-            self._snapshots.adopted()
-        previous = self.result.report if self.result is not None else None
-        self.result = AnalysisResult(
-            report,
-            revision,
-            seconds,
-            describe_delta(previous, report) if previous else "",
-            bundles,
-            lengths,
-            tiers,
-            used,
-            structured,
-            findings,
-            fabrics,
-        )
-        self.finished.emit(self.result)
-        # What the job built and the panels keep (the analyzer's caches, the snapshot's copied
-        # indexes, the report) lives until the next edit or longer. Moved out of the collector's
-        # generations, a full collection no longer re-walks them: at 393k links one walked
-        # ~786k index entries for 100-150 ms, holding the GIL and so the GUI thread with it.
-        # Frozen objects are still freed by reference counting; a reference cycle made before
-        # this point is collected at the next design load (model.runtime.gc_policy), as for the design.
-        gc.freeze()
+        early = (report, tiers, structured, findings, fabrics, names)
+        self._publish(revision, early, (bundles, lengths, used), seconds)
 
 
 def describe_delta(before: Report, after: Report) -> str:

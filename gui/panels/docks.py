@@ -124,6 +124,7 @@ class AnalysisDocks(QObject):
         self.runner.stale.connect(self.warnings.set_stale)
         self.runner.stale.connect(self.charts.set_stale)
         self.runner.finished.connect(self._result)
+        self.runner.completed.connect(self._charts)  # the length histogram follows the report
         scene.tray_load.follow(self.runner)  # bundles and fill come with each analysis
         scene.trunk_layer.follow(self.runner)  # and so does the structured layout
         self.links.set_source(document.design, document.plant, document.stack)
@@ -171,8 +172,12 @@ class AnalysisDocks(QObject):
         if self.marks is not None:
             self.marks.set_findings(result.report.warnings)
             self.scene.drawing_changed.emit()  # the overview's miniature shows the marks too
-        self.charts.update_charts(result.report, result.lengths, result.revision)
         self.report_shown.emit(result)
+
+    def _charts(self, result: AnalysisResult) -> None:
+        """The charts take a whole result (the report and its length histogram), never one
+        without the other: they show one revision's figures throughout."""
+        self.charts.update_charts(result.report, result.lengths, result.revision)
 
     def object_name(self, object_id: str) -> str:
         design = self.document.design

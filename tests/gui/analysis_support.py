@@ -32,9 +32,10 @@ def docks(window):
 
 
 def wait_fresh(qtbot, window, timeout_ms: int = 20_000) -> None:
-    """Wait until the analysis shown is the one of the design's current revision."""
+    """Wait until the analysis shown is the one of the design's current revision, with the
+    bundles and the histogram that follow its report (``settled``, which implies ``fresh``)."""
     runner = window.analysis_docks.runner
-    qtbot.waitUntil(lambda: runner.fresh, timeout=timeout_ms)
+    qtbot.waitUntil(lambda: runner.settled, timeout=timeout_ms)
 
 
 def close_quietly(window) -> None:

@@ -81,14 +81,15 @@ def wait_until_idle(qtbot, timeout_ms: int = 20_000) -> None:
 
 def move_first_rack_and_wait(window, qtbot) -> None:
     """One edit as in the editor: an undo command on the stack (the first rack 0.6 m along x)
-    and its analysis job on the worker, waited for until the panel is fresh."""
+    and its analysis job on the worker, waited for until it is done (the panel fresh and the
+    bundles and histogram that follow it taken: the job has let go of its snapshot)."""
     from gui.edit.commands import MoveRacksCommand
 
     design = window.document.design
     rack = next(iter(design.racks.values()))
     window.scene.push(MoveRacksCommand(design, {rack.id: (rack.x + 0.6, rack.y)}))
     wait_until_idle(qtbot)
-    qtbot.waitUntil(lambda: window.analysis_docks.runner.fresh, timeout=20_000)
+    qtbot.waitUntil(lambda: window.analysis_docks.runner.settled, timeout=20_000)
 
 
 class _IdleTimers:

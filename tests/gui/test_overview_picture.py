@@ -46,3 +46,53 @@ def test_overview_redraws_once_in_strips_after_a_burst_of_edits(window, qtbot):
     assert len(calls) == STRIPS  # one picture, not one per edit
     after = overview.viewport().grab().toImage()
     assert after != before  # the moved rack shows in the miniature
+
+
+def test_overview_waits_for_the_analysis_bundles_and_draws_one_picture(window, qtbot, monkeypatch):
+    """An edit's bundles come with its analysis: the miniature drawn before them would be drawn
+    again once they come. It waits for them (while they are held on the worker it draws
+    nothing), then draws one picture with them."""
+    import threading
+
+    from model.analysis.analyzer import Analyzer
+
+    overview = window.overview
+    window.overview_dock.show()
+    window.overview_dock.raise_()
+    qtbot.waitUntil(overview.isVisible)
+    overview.viewport().repaint()
+    runner = window.analysis_docks.runner
+    qtbot.waitUntil(lambda: runner.settled and overview._next is None)
+    qtbot.waitUntil(lambda: not overview._stale.isActive())
+    gate = threading.Event()
+    count = Analyzer.cables_by_tray
+
+    def held(analyzer, *args):
+        assert gate.wait(30), "the bundle count was never let go"
+        return count(analyzer, *args)
+
+    monkeypatch.setattr(Analyzer, "cables_by_tray", held)
+    calls = _render_counter(window.scene)
+    settled_at_render: list[bool] = []
+    render = window.scene.render
+
+    def watched(*args):
+        settled_at_render.append(runner.settled)
+        return render(*args)
+
+    window.scene.render = watched
+    overview._stale.setInterval(20)  # many rests while the bundles are held
+    design = window.document.design
+    rack = next(r for r in design.racks.values() if design.links_of_racks([r.id]))
+    try:
+        window.scene.push(MoveRacksCommand(design, {rack.id: (rack.x + 3.0, rack.y)}))
+        qtbot.waitUntil(lambda: runner.fresh, timeout=20_000)  # the report is out
+        qtbot.wait(200)  # ten rests of the scene
+        assert calls == [] and runner.analysing and not runner.settled
+    finally:
+        gate.set()
+    qtbot.waitUntil(lambda: len(calls) == STRIPS, timeout=20_000)
+    qtbot.wait(100)
+    assert len(calls) == STRIPS  # one picture, not one before the bundles and one after
+    assert all(settled_at_render)
+    overview._stale.setInterval(REFRESH_MS)
