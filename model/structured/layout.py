@@ -341,7 +341,8 @@ def _channel_legs(
         trunk_ids, trunk_m, middles = _leg_tuples(laid.nodes[start:end], trunks, single)
         trunk_legs.add(laid.link_ids[start:end], laid.holders[start:end], trunk_ids, cassettes)
         leg_no += table.add_legs(middles, cassettes, group, trunk_m)
-        trunk_sum += map(sum, trunk_m)
+        # A leg of one trunk: its length, not a sum over its 1-tuple (the same float).
+        trunk_sum += map(_LENGTH_M, trunks) if single else map(sum, trunk_m)
     # The members of every leg, in the same order (the paths' spans cover the legs).
     return leg_no, dist_a, dist_b, trunk_sum, laid.members_by_leg()
 
