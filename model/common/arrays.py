@@ -47,6 +47,23 @@ def unique_counts(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.unique(values, return_counts=True)
 
 
+def unique_counts_of_runs(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_counts=True)`` for values that come mostly in ascending runs
+    (codes led by a device number, in device order): numpy's stable sort (timsort) merges the
+    runs in close to linear time, where ``np.unique`` sorts them afresh. XL with every network:
+    the 543k plug codes of the optics' count, ~27 ms in ``np.unique``, ~1 ms so (on values in
+    no order it is ~20 % slower). The same distinct values, ascending, in the values' dtype,
+    and counts."""
+    ordered = np.sort(np.asarray(values).reshape(-1), kind="stable")
+    if not ordered.size:
+        return np.unique(ordered, return_counts=True)
+    new = np.empty(ordered.size, dtype=bool)
+    new[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
+    return ordered[starts], np.diff(np.append(starts, ordered.size))
+
+
 def unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``np.unique(values, return_inverse=True)`` (the inverse flat) for integer arrays.
 
