@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
+
 import numpy as np
 
 
@@ -88,6 +91,37 @@ def unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             return distinct, rank[shifted.reshape(-1)]
     distinct, inverse = np.unique(values, return_inverse=True)
     return distinct, inverse.reshape(-1)
+
+
+def unique_rows_inverse(columns: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(np.stack(columns, axis=1), axis=0, return_inverse=True)`` (the inverse
+    flat) for integer columns of one length.
+
+    Each row is coded as one integer, in mixed radix over the columns' ranges with the first
+    column the most significant, so that the codes sort as the rows do, and the codes are ranked
+    by :func:`unique_inverse`: numpy sorts the rows as records, ~30 ms for the ~10^5 copper
+    cable assemblies of XL with every network. The same distinct rows, in the same order and
+    dtype, and the same inverse; rows whose code could pass 2**62 are left to numpy."""
+    stacked = np.stack(columns, axis=1)
+    spans: list[int] = []
+    kind, width = stacked.dtype.kind, stacked.dtype.itemsize
+    if stacked.size and (kind == "i" or (kind == "u" and width < 8)):  # int64 holds them
+        lows = stacked.min(axis=0).tolist()
+        highs = stacked.max(axis=0).tolist()
+        spans = [int(h) - int(lo) + 1 for h, lo in zip(highs, lows, strict=True)]
+    if not spans or math.prod(spans) >= 2**62:
+        distinct, inverse = np.unique(stacked, axis=0, return_inverse=True)
+        return distinct, inverse.reshape(-1)
+    code = np.zeros(len(stacked), dtype=np.int64)
+    for j, (low, span) in enumerate(zip(lows, spans, strict=True)):
+        code *= span
+        code += stacked[:, j].astype(np.int64) - low
+    codes, inverse = unique_inverse(code)
+    distinct = np.empty((len(codes), len(spans)), dtype=stacked.dtype)
+    for j in range(len(spans) - 1, -1, -1):
+        codes, digit = np.divmod(codes, spans[j])
+        distinct[:, j] = digit + lows[j]
+    return distinct, inverse
 
 
 def same_rows(before: tuple[np.ndarray, ...], after: tuple[np.ndarray, ...]) -> np.ndarray:
