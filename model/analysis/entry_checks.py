@@ -90,11 +90,17 @@ def _racks(design: Design) -> list[Finding]:
 def _roles(design: Design) -> list[Finding]:
     types = design.catalog.device_types
     odd = []
+    # Judged once per (type, role), not per device (27k devices at XL with every network)
+    contradicts: dict[tuple[str, str], bool] = {}
     for device in design.devices.values():
-        dtype = types.get(device.type)
-        if dtype is None:
-            continue
-        if any((dtype.default_role == r) != (device.role == r) for r in _EXCLUSIVE):
+        key = (device.type, device.role)
+        verdict = contradicts.get(key)
+        if verdict is None:
+            dtype = types.get(device.type)
+            verdict = contradicts[key] = dtype is not None and any(
+                (dtype.default_role == r) != (device.role == r) for r in _EXCLUSIVE
+            )
+        if verdict:
             odd.append(device)
     if not odd:
         return []

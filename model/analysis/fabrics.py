@@ -21,6 +21,7 @@ import numpy as np
 
 from model.analysis.link_media import LinkMedia
 from model.analysis.topology import Topology, components
+from model.common.arrays import unique_sorted
 from model.design.design import Design
 from model.design.entities import FABRICS
 
@@ -100,7 +101,7 @@ def fabric_shapes(design: Design, topo: Topology) -> list[FabricShape]:
                 typ,
                 mx,
                 usd,
-                int(len(np.unique(ends[~is_switch]))),
+                int(len(unique_sorted(ends[~is_switch]))),  # device numbers: dense
                 _planes(topo, dev_codes, code, mask),
             )
         )

@@ -25,9 +25,13 @@ def nic_mode_findings(design) -> list[Finding]:
     types = catalog.device_types
     nic_devices = set()
     protocol_of: dict[str, str] = {}
+    has_nic: dict[str, bool] = {}  # per type, not per device: whether a port group has a NIC
     for device in design.devices.values():
         dtype = types[device.type]
-        if any(g.nic for g in dtype.port_groups):
+        nic = has_nic.get(device.type)
+        if nic is None:
+            nic = has_nic[device.type] = any(g.nic for g in dtype.port_groups)
+        if nic:
             nic_devices.add(device.id)
         if dtype.protocol:
             protocol_of[device.id] = dtype.protocol

@@ -24,6 +24,7 @@ import numpy as np
 
 from model.analysis.optics_plugs import CageEnds, PlugTally, plug_counts
 from model.analysis.reliability import lasers_per_port
+from model.common.arrays import unique_inverse
 from model.common.findings import Finding
 from model.engine.cages import cage_view
 from model.plant.laser_sources import lit_sources
@@ -116,7 +117,7 @@ def _add_plugs(
     tables = view.tables
     specs = len(tables.specs) + 1
     dev, pair = np.divmod(codes, (len(tables.media) + 1) * specs)
-    kinds, at = np.unique(pair, return_inverse=True)  # the (medium, spec) pairs: few
+    kinds, at = unique_inverse(pair)  # the (medium, spec) pairs: few, in a small range
     parts = [tables.module(*divmod(int(k), specs)) for k in kinds]
     by_medium, default = lasers_per_port()
     # per pair: plugged, co-packaged, optics kind, and the per-unit figures

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from model.common.arrays import unique_counts_of_runs
 from model.engine.cages import CAGE_STRIDE, MODULE_KINDS, cage_view
 
 
@@ -91,7 +92,8 @@ def plug_counts(
     plugged = lowest < n_media
     pairs = lowest[plugged] * (n_specs + 1) + ends.spec[pick[plugged]]
     span = (n_media + 1) * (n_specs + 1)
-    return np.unique(ends.device[plugged] * span + pairs, return_counts=True)
+    # the cages in device order (ends sorted by cage): the codes come in ascending runs
+    return unique_counts_of_runs(ends.device[plugged] * span + pairs)
 
 
 class PlugTally:
@@ -112,7 +114,8 @@ class PlugTally:
         self.cage_of_end[ends.order] = cage_at  # the cage of A end r (r), of B end r (links + r)
         self.medium = np.array(medium, dtype=np.int64)
         self.plug = self._plugs(view, self.medium, np.arange(len(ends.starts)))
-        self.kept_codes, self.kept_counts = np.unique(self.plug[self.plug >= 0], return_counts=True)
+        # the plugs in cage order, so in device order: codes in ascending runs
+        self.kept_codes, self.kept_counts = unique_counts_of_runs(self.plug[self.plug >= 0])
         self.roles: tuple | None = None  # the optics' role per device row (optics._role_rows)
 
     def counts(self, view, medium: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

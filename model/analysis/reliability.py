@@ -45,7 +45,7 @@ import numpy as np
 from model.analysis.topology import LINK_COMPUTE, Topology
 from model.catalog.components import CATALOG_DIR
 from model.catalog.ports import port_table
-from model.common.arrays import FirstSeen
+from model.common.arrays import FirstSeen, unique_counts, unique_inverse, unique_sorted
 from model.design.bulk_load import loaded_link_codes
 from model.design.entities import FitCategory
 
@@ -209,7 +209,7 @@ def coded_physical_nics(design, codes, device: np.ndarray, port: np.ndarray) -> 
     if not len(device):
         return 0
     types = design.catalog.device_types
-    used = np.unique(device)
+    used = unique_sorted(device)  # device codes: dense, marked not sorted
     table_of = FirstSeen()  # (type, breakout) -> code: devices of one key share a port table
     keys = []
     for device_id in map(codes.device_ids.__getitem__, used.tolist()):
@@ -218,7 +218,7 @@ def coded_physical_nics(design, codes, device: np.ndarray, port: np.ndarray) -> 
     table_code = np.zeros(int(used[-1]) + 1, dtype=np.int64)
     table_code[used] = np.fromiter(map(table_of.__getitem__, keys), np.int64, len(keys))
     width = len(codes.port_names) + 1
-    pairs, pair_of_end = np.unique(table_code[device] * width + port, return_inverse=True)
+    pairs, pair_of_end = unique_inverse(table_code[device] * width + port)
     tables = [port_table(types[t], dict(b)) for t, b in table_of]  # in code order
     nic_of = FirstSeen()  # (device type, port group) -> code
     physical_of = FirstSeen()  # (port group, physical port) -> code
@@ -243,7 +243,7 @@ def coded_physical_nics(design, codes, device: np.ndarray, port: np.ndarray) -> 
         device[known] * len(physical_of) + physical_end[known], return_index=True
     )
     group_key = (ports // len(physical_of)) * len(nic_of) + nic_end[known][first]
-    groups, counts = np.unique(group_key, return_counts=True)
+    groups, counts = unique_counts(group_key)
     per_nic = np.array([_ports_per_nic(design, *key) for key in nic_of], dtype=np.int64)
     return int((-(-counts // per_nic[groups % len(nic_of)])).sum())
 

@@ -190,7 +190,8 @@ def infer_topology(design: Design) -> Topology:
 
     link_ids = list(design.links)
     m = len(link_ids)
-    records = list(design.links.values())
+    # The records as the table's view: read in C-level maps only, no 463k-long list made
+    records = design.links.values()
     ends = []
     port_row = {
         (t, name): offsets[t] + k for t, names in enumerate(port_maps) for name, k in names.items()

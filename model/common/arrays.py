@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
+
 import numpy as np
 
 
@@ -47,6 +50,23 @@ def unique_counts(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.unique(values, return_counts=True)
 
 
+def unique_counts_of_runs(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_counts=True)`` for values that come mostly in ascending runs
+    (codes led by a device number, in device order): numpy's stable sort (timsort) merges the
+    runs in close to linear time, where ``np.unique`` sorts them afresh. XL with every network:
+    the 543k plug codes of the optics' count, ~27 ms in ``np.unique``, ~1 ms so (on values in
+    no order it is ~20 % slower). The same distinct values, ascending, in the values' dtype,
+    and counts."""
+    ordered = np.sort(np.asarray(values).reshape(-1), kind="stable")
+    if not ordered.size:
+        return np.unique(ordered, return_counts=True)
+    new = np.empty(ordered.size, dtype=bool)
+    new[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=new[1:])
+    starts = np.flatnonzero(new)
+    return ordered[starts], np.diff(np.append(starts, ordered.size))
+
+
 def unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``np.unique(values, return_inverse=True)`` (the inverse flat) for integer arrays.
 
@@ -71,6 +91,37 @@ def unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             return distinct, rank[shifted.reshape(-1)]
     distinct, inverse = np.unique(values, return_inverse=True)
     return distinct, inverse.reshape(-1)
+
+
+def unique_rows_inverse(columns: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(np.stack(columns, axis=1), axis=0, return_inverse=True)`` (the inverse
+    flat) for integer columns of one length.
+
+    Each row is coded as one integer, in mixed radix over the columns' ranges with the first
+    column the most significant, so that the codes sort as the rows do, and the codes are ranked
+    by :func:`unique_inverse`: numpy sorts the rows as records, ~30 ms for the ~10^5 copper
+    cable assemblies of XL with every network. The same distinct rows, in the same order and
+    dtype, and the same inverse; rows whose code could pass 2**62 are left to numpy."""
+    stacked = np.stack(columns, axis=1)
+    spans: list[int] = []
+    kind, width = stacked.dtype.kind, stacked.dtype.itemsize
+    if stacked.size and (kind == "i" or (kind == "u" and width < 8)):  # int64 holds them
+        lows = stacked.min(axis=0).tolist()
+        highs = stacked.max(axis=0).tolist()
+        spans = [int(h) - int(lo) + 1 for h, lo in zip(highs, lows, strict=True)]
+    if not spans or math.prod(spans) >= 2**62:
+        distinct, inverse = np.unique(stacked, axis=0, return_inverse=True)
+        return distinct, inverse.reshape(-1)
+    code = np.zeros(len(stacked), dtype=np.int64)
+    for j, (low, span) in enumerate(zip(lows, spans, strict=True)):
+        code *= span
+        code += stacked[:, j].astype(np.int64) - low
+    codes, inverse = unique_inverse(code)
+    distinct = np.empty((len(codes), len(spans)), dtype=stacked.dtype)
+    for j in range(len(spans) - 1, -1, -1):
+        codes, digit = np.divmod(codes, spans[j])
+        distinct[:, j] = digit + lows[j]
+    return distinct, inverse
 
 
 def same_rows(before: tuple[np.ndarray, ...], after: tuple[np.ndarray, ...]) -> np.ndarray:

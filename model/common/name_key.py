@@ -18,6 +18,11 @@ _SPACES = re.compile(r"\s+")
 
 def name_key(name: str) -> str:
     """The comparison key of ``name`` (see the module docstring)."""
+    if name.isascii() and name.isprintable():
+        # NFKC leaves printable ASCII as it is and it holds no format or control character:
+        # only the spaces and the case are left to fold (a load checks ~14k rack names at XL,
+        # ~25 ms through the per-character filter, ~3 ms so).
+        return _SPACES.sub(" ", name).strip().casefold()
     text = unicodedata.normalize("NFKC", name)
     text = "".join(c for c in text if unicodedata.category(c) not in ("Cf", "Cc") or c in "\t\n")
     return _SPACES.sub(" ", text).strip().casefold()

@@ -180,7 +180,9 @@ class PlantMedia(EngineState):
         key = np.minimum(ca, cb) * (len(self.port_classes) + 1) + np.maximum(ca, cb)
         pinned = self.pinned[rows]
         policy = self.policy
-        keys, pattern_of = np.unique(key, return_inverse=True)
+        # Pairs of port classes: a small range, ranked by counting (np.unique sorted every
+        # row: ~40-80 ms at XL)
+        keys, pattern_of = unique_inverse(key)
         patterns = np.zeros((len(keys), len(self.media)), dtype=bool)
         for p, k in enumerate(keys.tolist()):
             sel = np.flatnonzero(key == k)[:1]

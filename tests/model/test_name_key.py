@@ -4,9 +4,13 @@ names come from (the edit API, a design file, a NetBox export)."""
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 
 import msgspec
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from model.common.name_key import name_key
 from model.design.design import DesignError
@@ -60,3 +64,12 @@ def test_the_next_free_name_skips_look_alikes():
     )  # full-width R01
     name = next_rack_name(design, "R")
     assert name != "R01" and name_key(name) not in {name_key(r.name) for r in design.racks.values()}
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=30))
+def test_printable_ascii_names_take_the_same_key_as_through_the_unicode_rules(name):
+    """The ASCII shortcut gives what NFKC, the format and control filter, the space folding
+    and the case folding give (control characters and tabs go the long way)."""
+    text = unicodedata.normalize("NFKC", name)
+    text = "".join(c for c in text if unicodedata.category(c) not in ("Cf", "Cc") or c in "\t\n")
+    assert name_key(name) == re.sub(r"\s+", " ", text).strip().casefold()
