@@ -42,7 +42,8 @@ def _place_legs(design, layout, trunks: dict, ports: PanelPorts, order: list[str
     cassettes = np.fromiter(map(legs.cassettes.__getitem__, pick), bool, n)
     start, names, name, number = _leg_ports(design, holders, trunk_ids, cassettes, ports, rack_of)
     links = list(map(legs.links.__getitem__, pick))
-    return PlacedLegs(links, trunk_ids, cassettes, start, names, name, number)
+    at = np.array(pick, dtype=np.int64)
+    return PlacedLegs(links, trunk_ids, cassettes, start, names, name, number, at)
 
 
 def _leg_ports(
