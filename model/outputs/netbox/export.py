@@ -37,6 +37,7 @@ from typing import cast
 
 import numpy as np
 
+from model.common.arrays import unique_sorted
 from model.design.design import Design
 from model.design.entities import END_DEVICE, END_PORT
 from model.engine.routed_links import RoutedLinks
@@ -299,7 +300,7 @@ def netbox_tables(
     ``held`` (:mod:`model.outputs.netbox.library_export`)."""
     if isinstance(schedule, ScheduleTable):
         kind_names, kind_codes = schedule.codes("medium_kind")
-        kinds = {kind_names[k] for k in np.unique(kind_codes).tolist()}
+        kinds = {kind_names[k] for k in unique_sorted(kind_codes).tolist()}
     else:
         kinds = {row.medium_kind for row in schedule}
     if not SEGMENT_KINDS.isdisjoint(kinds):

@@ -10,6 +10,7 @@ from operator import attrgetter, itemgetter
 
 import numpy as np
 
+from model.common.arrays import unique_inverse, unique_sorted
 from model.outputs.netbox.columns import Column, Lookup, Repeat
 from model.outputs.netbox.names import DESCRIPTION_MAX, fit_name
 from model.outputs.netbox.panel_records import LinkFacts, PanelExport, PanelPorts, PlacedLegs
@@ -160,7 +161,7 @@ def _trunk_leg_cables(
     trunk_list = list(trunk_code)
     trunk_code.update(zip(trunk_list, range(len(trunk_list)), strict=True))
     code = np.fromiter(map(trunk_code.__getitem__, trunk_ids), np.int64, n_rows)
-    used = np.unique(np.r_[placed.name[near], placed.name[near + 1]]).tolist()
+    used = unique_sorted(np.r_[placed.name[near], placed.name[near + 1]]).tolist()
     used_names = list(map(placed.names.__getitem__, used))
     names = sorted(set(used_names))
     name_code = dict(zip(names, range(len(names)), strict=True))
@@ -233,8 +234,7 @@ def _trunk_labels(
     if not n:
         return []
     key = np.minimum(x, y) * len(names) + np.maximum(x, y)
-    pairs, pair = np.unique(key, return_inverse=True)
-    pair = pair.reshape(-1)
+    pairs, pair = unique_inverse(key)
     by_pair = np.argsort(pair, kind="stable")
     ranked = pair[by_pair]
     run = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
@@ -251,9 +251,9 @@ def _trunk_labels(
 def _port_texts(letter: np.ndarray, number: np.ndarray) -> tuple[np.ndarray, list[str]]:
     """Port names ``F{k}``/``C{k}``/``R{k}`` (``letter`` 0/1/2) as (code per row, texts)."""
     key = number * 3 + letter
-    uniq, inverse = np.unique(key, return_inverse=True)
+    uniq, inverse = unique_inverse(key)
     texts = [f"{'FCR'[k % 3]}{k // 3}" for k in uniq.tolist()]
-    return inverse.reshape(-1), texts
+    return inverse, texts
 
 
 def _leg_descriptions(
@@ -269,7 +269,7 @@ def _leg_descriptions(
     kind_of.update(zip(kinds, range(len(kinds)), strict=True))
     kind = np.fromiter(map(kind_of.__getitem__, of_trunk), np.int64, len(trunks))
     width = max(len(kinds), 1)
-    uniq, inverse = np.unique(leg_no * width + kind[code], return_inverse=True)
+    uniq, inverse = unique_inverse(leg_no * width + kind[code])
     texts = []
     for key in uniq.tolist():
         n, k = divmod(key, width)

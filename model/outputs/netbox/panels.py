@@ -53,6 +53,7 @@ from operator import itemgetter
 import numpy as np
 
 from model.catalog.structured import structured_catalog
+from model.common.arrays import unique_inverse
 from model.outputs.netbox.columns import Column, Lookup, Repeat
 from model.outputs.netbox.names import fit_name
 from model.outputs.netbox.panel_legs import (
@@ -337,7 +338,7 @@ def _front_ports(number: np.ndarray, slot: np.ndarray) -> tuple[list[str], np.nd
     if not len(number):
         return [], np.zeros(0, dtype=np.int64)
     width = int(slot.max()) + 1
-    uniq, inverse = np.unique(number * width + slot, return_inverse=True)
+    uniq, inverse = unique_inverse(number * width + slot)
     texts = []
     for key in uniq.tolist():
         k, s = divmod(key, width)
@@ -365,7 +366,7 @@ def _cord_descriptions(
     key = (
         (port * width_part + np.r_[part, part]) * width_medium + np.r_[medium_rows, medium_rows] + 1
     )
-    uniq, inverse = np.unique(key, return_inverse=True)
+    uniq, inverse = unique_inverse(key)
     texts = []
     for k in uniq.tolist():
         rest, m = divmod(k, width_medium)
