@@ -463,7 +463,7 @@ def _add_panels(design, plant, schedule, out, device_names, rack_names, layout=N
         schedule = ScheduleTable.from_rows(schedule)
     links = schedule_links(design, schedule)
     panels = panel_export(design, plant, out.site, device_names, rack_names, links, layout=layout)
-    if not panels.links:
+    if not (panels.links if panels.rows is None else len(panels.rows)):
         return
     site = out.site
     if panels.virtual:

@@ -17,10 +17,13 @@ from model.outputs.netbox.panel_records import LinkFacts, PanelExport, PanelPort
 from model.structured.layout import LC_ENCLOSURE, MPO_PANEL
 
 
-def _place_legs(design, layout, trunks: dict, ports: PanelPorts, order: list[str]) -> PlacedLegs:
+def _place_legs(
+    design, layout, trunks: dict, ports: PanelPorts, order: list[str], ranks=None
+) -> PlacedLegs:
     """The layout's legs with their ports per node, taken in the order of their channels'
     labels (``order``: the legs' links in (label, id) order); the ports by :func:`_leg_ports`.
-    Read from the layout's leg columns (``TrunkLegs``): no leg object is made."""
+    Read from the layout's leg columns (``TrunkLegs``): no leg object is made. ``ranks``: when
+    each leg has one link, that link's place in ``order`` per leg, if the caller knows them."""
 
     def rack_of(holder: str, trunk_ids, i: int) -> str:
         if holder in design.devices:
@@ -32,11 +35,14 @@ def _place_legs(design, layout, trunks: dict, ports: PanelPorts, order: list[str
     n = len(legs)
     # In the order of the legs' (label, link id) lists, compared as lists of the links' ranks
     # in that order (the same comparison: a rank orders as its pair, no two links share one).
-    rank = dict(zip(order, range(len(order)), strict=True))
-    if set(map(len, legs.links)) == {1}:  # one link per leg: sort its rank
+    if ranks is not None:
+        pick = np.argsort(ranks, kind="stable").tolist()
+    elif set(map(len, legs.links)) == {1}:  # one link per leg: sort its rank
+        rank = dict(zip(order, range(len(order)), strict=True))
         ranks = np.fromiter(map(rank.__getitem__, map(itemgetter(0), legs.links)), np.int64, n)
         pick = np.argsort(ranks, kind="stable").tolist()
     else:
+        rank = dict(zip(order, range(len(order)), strict=True))
         pick = sorted(range(n), key=lambda k: list(map(rank.__getitem__, legs.links[k])))
     holders = list(map(legs.holders.__getitem__, pick))
     trunk_ids = list(map(legs.trunks.__getitem__, pick))

@@ -25,8 +25,9 @@ VIRTUAL_PREFIX = {MPO_PANEL: "PP", LC_ENCLOSURE: "FE"}
 class PanelExport:
     """What the panels add to a NetBox export (rows are dicts by NetBox column name)."""
 
-    links: set[str] = field(default_factory=set)  # links exported as cord-trunk-cord
-    # Their rows in the schedule, when each has one (None: found by id)
+    # The links exported as cord-trunk-cord: their rows in the schedule (sorted) when each has
+    # one and a leg of its own, else (None) their ids in ``links``
+    links: set[str] = field(default_factory=set)
     rows: np.ndarray | None = None
     virtual: list[tuple[str, str, str]] = field(default_factory=list)  # (name, rack, part)
     # The cables' columns in CABLE_HEADER order, each as its pieces (columns.joined makes one
