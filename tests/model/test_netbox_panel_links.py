@@ -13,6 +13,7 @@ from model.generators.generate import apply_cabling, generate
 from model.outputs.netbox.export import netbox_files, netbox_tables
 from model.outputs.netbox.panel_legs import _medium_rows
 from model.outputs.netbox.panel_links import (
+    ScheduleLinks,
     _flipped_by_ends,
     ends_by_codes,
     ends_by_link,
@@ -70,3 +71,32 @@ def test_the_export_from_rows_is_the_export_from_the_schedules_codes(design):
     table = schedule_table(design, plant, segments=False)
     by_rows = netbox_files(netbox_tables(design, table.rows(), plant))
     assert netbox_files(netbox_tables(design, table, plant)) == by_rows
+
+
+@pytest.mark.parametrize(
+    "labels",
+    [
+        ["b", "a", "d", "c", "e"],  # unique: one sort by label
+        ["x", "a", "x", "a", "b"],  # shared: ties go by link id
+        ["", "k", "", "a", "k"],  # none: the link's own label or its id
+    ],
+)
+def test_label_order_is_label_then_link_id(labels):
+    from model.outputs.netbox.panel_records import LinkFacts
+    from model.outputs.netbox.panels import _label_order
+
+    class _Link:
+        label = ""
+
+    class _Design:
+        links = {i: _Link() for i in ("l9", "l3", "l7", "l1", "l5")}
+
+    ids = list(_Design.links)
+    links = ScheduleLinks(ids, labels, np.zeros(len(ids), dtype=bool), None)
+    at = np.array([0, 1, 2, 3, 4])
+    order, rows, got = _label_order(links, at, LinkFacts(_Design(), None, {}))
+    named = [label or i for i, label in zip(ids, labels, strict=True)]
+    want = sorted(zip(named, ids, range(len(ids)), strict=True))
+    assert order == [i for _, i, _ in want]
+    assert rows.tolist() == [k for *_, k in want]
+    assert got == [label for label, *_ in want]
