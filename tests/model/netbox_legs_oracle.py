@@ -93,8 +93,9 @@ def trunk_leg_cables(out: PanelExport, site: str, trunks: dict, legs: PlacedLegs
         column.append(list(map(itemgetter(k), cables)))
 
 
-def place_legs(design, layout, trunks: dict, ports, order: list[str]) -> PlacedLegs:
-    """:func:`place_legs_rows` as the columns the model's readers take."""
+def place_legs(design, layout, trunks: dict, ports, order: list[str], ranks=None) -> PlacedLegs:
+    """:func:`place_legs_rows` as the columns the model's readers take (``ranks``, the legs'
+    ranks in ``order`` the model may pass, is found again from ``order``)."""
     return leg_columns(place_legs_rows(design, layout, trunks, ports, order))
 
 

@@ -25,6 +25,8 @@ Modules:
 - ``names``: NetBox names: within NetBox's length limits and unique the way NetBox compares them.
 - ``panels``: NetBox patch panels of a structured design: panel port templates, cords and trunk
   legs.
+- ``panel_links``: the cabling schedule's links as the panels read them: labels, flipped rows,
+  and the paneled links' ends and media gathered from the schedule's codes.
 - ``readme``: The README of a NetBox export folder: import order, shared objects, modules, big
   files.
 - ``rest_objects``, ``rest_state``, ``rest_push``, ``rest_client``: push-netbox: the objects a

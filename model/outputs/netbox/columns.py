@@ -173,6 +173,7 @@ def iter_table_chunks(table: Table, chunk_rows: int) -> Iterator[bytes]:
         if k < len(formatted) - 1:
             literals[-1] += ","
     first, last = literals[0], literals[-1] + "\r\n"
+    opening = head + "\r\n" + first
     if not cells:  # every column repeated: one line, n times
         lines = [last] * n  # the one literal is the whole line
         for i in range(0, n, chunk_rows):
@@ -195,10 +196,10 @@ def iter_table_chunks(table: Table, chunk_rows: int) -> Iterator[bytes]:
             flat = pattern * rows
             for j, column_cells in enumerate(block_cells):
                 flat[2 * j :: step] = column_cells[i - b : i - b + rows]
-            flat.pop()  # without the last row's separator
+            flat[-1] = last  # the last row ends the file, and the header comes first:
+            flat.insert(0, opening)  # the chunk's text made by one join (not joined again)
             # Every None (a cell's place) now holds that cell's text.
-            text = "".join(cast(list[str], flat))
-            yield "".join((head, "\r\n", first, text, last)).encode("utf-8")
+            yield "".join(cast(list[str], flat)).encode("utf-8")
 
 
 def _prepared(kind: str, data) -> tuple[str, object]:

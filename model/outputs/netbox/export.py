@@ -31,16 +31,17 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import compress
-from operator import attrgetter, ne, not_, or_
+from operator import attrgetter, not_
 from pathlib import Path
 from typing import cast
 
 import numpy as np
 
+from model.common.arrays import unique_sorted
 from model.design.design import Design
 from model.design.entities import END_DEVICE, END_PORT
 from model.engine.routed_links import RoutedLinks
-from model.outputs.netbox.cables import CABLE_HEADER, backplane_cables, end_key, schedule_cables
+from model.outputs.netbox.cables import CABLE_HEADER, backplane_cables, schedule_cables
 from model.outputs.netbox.columns import (
     Column,
     Lookup,
@@ -90,6 +91,7 @@ from model.outputs.netbox.names import (
     slugify,
     unique_names,
 )
+from model.outputs.netbox.panel_links import schedule_links
 from model.outputs.netbox.panels import PANEL_ROLE, panel_export
 from model.outputs.netbox.power import (
     PDU_ROLE,
@@ -108,11 +110,10 @@ from model.structured.layout import uses_structured
 
 CHUNK_ROWS = 500
 # The schedule columns the export reads as lists (:func:`netbox_schedule`); the cables' ends,
-# media and lengths it reads as codes (``ScheduleTable.codes``), and a structured design's
-# panels also compare each row's A end with its link's. The route, the parts and the cages
-# are never made for it.
+# media and lengths it reads as codes (``ScheduleTable.codes``), as do a structured design's
+# panels (``model.outputs.netbox.panel_links``). The route, the parts and the cages are never
+# made for it.
 SCHEDULE_READ = frozenset({"link_id", "label"})
-PANEL_SCHEDULE_READ = SCHEDULE_READ | {"a_rack", "a_u", "a_device", "a_port"}
 SHARED = "shared"
 SITE = "site"
 LOCATION_NAME = "Data hall"
@@ -274,9 +275,8 @@ def netbox_schedule(
     design: Design, plant: RoutedLinks, phys: PhysicalPlant | None = None
 ) -> ScheduleTable:
     """The schedule :func:`netbox_tables` takes: one row per link (no segments), with only the
-    columns it reads (``SCHEDULE_READ``, ``PANEL_SCHEDULE_READ`` for a structured design)."""
-    only = PANEL_SCHEDULE_READ if uses_structured(design) else SCHEDULE_READ
-    return schedule_table(design, plant, phys, segments=False, only=only)
+    columns it reads as lists (``SCHEDULE_READ``)."""
+    return schedule_table(design, plant, phys, segments=False, only=SCHEDULE_READ)
 
 
 def netbox_tables(
@@ -300,7 +300,7 @@ def netbox_tables(
     ``held`` (:mod:`model.outputs.netbox.library_export`)."""
     if isinstance(schedule, ScheduleTable):
         kind_names, kind_codes = schedule.codes("medium_kind")
-        kinds = {kind_names[k] for k in np.unique(kind_codes).tolist()}
+        kinds = {kind_names[k] for k in unique_sorted(kind_codes).tolist()}
     else:
         kinds = {row.medium_kind for row in schedule}
     if not SEGMENT_KINDS.isdisjoint(kinds):
@@ -461,22 +461,9 @@ def _add_panels(design, plant, schedule, out, device_names, rack_names, layout=N
         return
     if not isinstance(schedule, ScheduleTable):
         schedule = ScheduleTable.from_rows(schedule)
-    col = schedule.columns
-    link_ids = col["link_id"]
-    labels = dict(zip(link_ids, col["label"], strict=True))
-    # A link is flipped where the row's A end is not the link's A end (end_key once per device,
-    # the rows compared by C-level maps: a zoned XL hall has 393k rows and 27k devices).
-    a_ends = list(map(attrgetter("a"), map(design.links.__getitem__, link_ids)))
-    device_key = {d: end_key(design, d, "")[:3] for d in dict.fromkeys(map(END_DEVICE, a_ends))}
-    other_port = map(ne, col["a_port"], map(END_PORT, a_ends))
-    rows = zip(col["a_rack"], col["a_u"], col["a_device"], strict=True)
-    other_device = map(ne, map(device_key.__getitem__, map(END_DEVICE, a_ends)), rows)
-    flipped = set(compress(link_ids, map(or_, other_port, other_device)))
-    del a_ends, device_key  # not held through the panels' export, the peak of a zoned XL one
-    panels = panel_export(
-        design, plant, out.site, device_names, rack_names, labels, flipped, layout=layout
-    )
-    if not panels.links:
+    links = schedule_links(design, schedule)
+    panels = panel_export(design, plant, out.site, device_names, rack_names, links, layout=layout)
+    if not (panels.links if panels.rows is None else len(panels.rows)):
         return
     site = out.site
     if panels.virtual:
@@ -521,7 +508,12 @@ def _add_panels(design, plant, schedule, out, device_names, rack_names, layout=N
         out.set_rows("07_devices", DEVICE_HEADER, device_rows)
     # The links' own cables but the paneled ones, then the cords and legs, column by column
     # (columns.joined: a Repeat stays one, lookups stay a lookup, written once per value).
-    keep = np.fromiter(map(not_, map(panels.links.__contains__, link_ids)), bool, len(link_ids))
+    link_ids = links.ids
+    if panels.rows is not None:
+        keep = np.ones(len(link_ids), dtype=bool)
+        keep[panels.rows] = False
+    else:
+        keep = np.fromiter(map(not_, map(panels.links.__contains__, link_ids)), bool, len(link_ids))
     kept = int(keep.sum())
     columns: list[Column] = []
     for c, pieces in zip(out.tables["08_cables"].columns, panels.cable_columns, strict=True):

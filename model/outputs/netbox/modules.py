@@ -38,6 +38,7 @@ from operator import itemgetter
 import numpy as np
 
 from model.catalog.parts import QUOTE, ModulePart, orderable_number
+from model.common.arrays import unique_sorted
 from model.design.design import Design
 from model.engine.cages import CAGE_STRIDE, cage_view, port_cages
 from model.engine.routed_links import RoutedLinks
@@ -141,7 +142,7 @@ def module_export(
         for medium in cages.media
     ]
     # Tag per device number and bay per slot, "" where no row uses them
-    used_devices = np.unique(cages.device).tolist()
+    used_devices = unique_sorted(cages.device).tolist()
     tags = [""] * len(cages.dev_ids)
     for d in used_devices:
         tags[d] = device_tags[cages.dev_ids[d]]
@@ -151,7 +152,7 @@ def module_export(
     tag_rank = np.zeros(len(tags), dtype=np.int64)
     for d in used_devices:
         tag_rank[d] = folded[tags[d].casefold()]
-    used_slots = np.unique(cages.bay).tolist()
+    used_slots = unique_sorted(cages.bay).tolist()
     bay_keys = {i: _bay_key(cages.slots[i]) for i in used_slots}
     ranked = {k: i for i, k in enumerate(sorted(set(bay_keys.values())))}
     bay_rank = np.zeros(len(cages.slots), dtype=np.int64)
@@ -231,7 +232,7 @@ def _plugged_cages(design: Design, plant: RoutedLinks, link_parts) -> _Cages:
     tables: dict[int, int] = {}  # id(port table) -> its position in ``bay_names``
     bay_names: list[list[str]] = []
     injective = True
-    used = np.unique(number)
+    used = unique_sorted(number)
     table_of = np.zeros(len(dev_ids), dtype=np.int64)
     for d in used.tolist():
         device = devices[dev_ids[d]]

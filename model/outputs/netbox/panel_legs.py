@@ -10,16 +10,20 @@ from operator import attrgetter, itemgetter
 
 import numpy as np
 
+from model.common.arrays import unique_inverse, unique_sorted
 from model.outputs.netbox.columns import Column, Lookup, Repeat
 from model.outputs.netbox.names import DESCRIPTION_MAX, fit_name
 from model.outputs.netbox.panel_records import LinkFacts, PanelExport, PanelPorts, PlacedLegs
 from model.structured.layout import LC_ENCLOSURE, MPO_PANEL
 
 
-def _place_legs(design, layout, trunks: dict, ports: PanelPorts, order: list[str]) -> PlacedLegs:
+def _place_legs(
+    design, layout, trunks: dict, ports: PanelPorts, order: list[str], ranks=None
+) -> PlacedLegs:
     """The layout's legs with their ports per node, taken in the order of their channels'
     labels (``order``: the legs' links in (label, id) order); the ports by :func:`_leg_ports`.
-    Read from the layout's leg columns (``TrunkLegs``): no leg object is made."""
+    Read from the layout's leg columns (``TrunkLegs``): no leg object is made. ``ranks``: when
+    each leg has one link, that link's place in ``order`` per leg, if the caller knows them."""
 
     def rack_of(holder: str, trunk_ids, i: int) -> str:
         if holder in design.devices:
@@ -31,18 +35,22 @@ def _place_legs(design, layout, trunks: dict, ports: PanelPorts, order: list[str
     n = len(legs)
     # In the order of the legs' (label, link id) lists, compared as lists of the links' ranks
     # in that order (the same comparison: a rank orders as its pair, no two links share one).
-    rank = dict(zip(order, range(len(order)), strict=True))
-    if set(map(len, legs.links)) == {1}:  # one link per leg: sort its rank
+    if ranks is not None:
+        pick = np.argsort(ranks, kind="stable").tolist()
+    elif set(map(len, legs.links)) == {1}:  # one link per leg: sort its rank
+        rank = dict(zip(order, range(len(order)), strict=True))
         ranks = np.fromiter(map(rank.__getitem__, map(itemgetter(0), legs.links)), np.int64, n)
         pick = np.argsort(ranks, kind="stable").tolist()
     else:
+        rank = dict(zip(order, range(len(order)), strict=True))
         pick = sorted(range(n), key=lambda k: list(map(rank.__getitem__, legs.links[k])))
     holders = list(map(legs.holders.__getitem__, pick))
     trunk_ids = list(map(legs.trunks.__getitem__, pick))
     cassettes = np.fromiter(map(legs.cassettes.__getitem__, pick), bool, n)
     start, names, name, number = _leg_ports(design, holders, trunk_ids, cassettes, ports, rack_of)
     links = list(map(legs.links.__getitem__, pick))
-    return PlacedLegs(links, trunk_ids, cassettes, start, names, name, number)
+    at = np.array(pick, dtype=np.int64)
+    return PlacedLegs(links, trunk_ids, cassettes, start, names, name, number, at)
 
 
 def _leg_ports(
@@ -159,7 +167,7 @@ def _trunk_leg_cables(
     trunk_list = list(trunk_code)
     trunk_code.update(zip(trunk_list, range(len(trunk_list)), strict=True))
     code = np.fromiter(map(trunk_code.__getitem__, trunk_ids), np.int64, n_rows)
-    used = np.unique(np.r_[placed.name[near], placed.name[near + 1]]).tolist()
+    used = unique_sorted(np.r_[placed.name[near], placed.name[near + 1]]).tolist()
     used_names = list(map(placed.names.__getitem__, used))
     names = sorted(set(used_names))
     name_code = dict(zip(names, range(len(names)), strict=True))
@@ -232,8 +240,7 @@ def _trunk_labels(
     if not n:
         return []
     key = np.minimum(x, y) * len(names) + np.maximum(x, y)
-    pairs, pair = np.unique(key, return_inverse=True)
-    pair = pair.reshape(-1)
+    pairs, pair = unique_inverse(key)
     by_pair = np.argsort(pair, kind="stable")
     ranked = pair[by_pair]
     run = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
@@ -250,9 +257,9 @@ def _trunk_labels(
 def _port_texts(letter: np.ndarray, number: np.ndarray) -> tuple[np.ndarray, list[str]]:
     """Port names ``F{k}``/``C{k}``/``R{k}`` (``letter`` 0/1/2) as (code per row, texts)."""
     key = number * 3 + letter
-    uniq, inverse = np.unique(key, return_inverse=True)
+    uniq, inverse = unique_inverse(key)
     texts = [f"{'FCR'[k % 3]}{k // 3}" for k in uniq.tolist()]
-    return inverse.reshape(-1), texts
+    return inverse, texts
 
 
 def _leg_descriptions(
@@ -268,7 +275,7 @@ def _leg_descriptions(
     kind_of.update(zip(kinds, range(len(kinds)), strict=True))
     kind = np.fromiter(map(kind_of.__getitem__, of_trunk), np.int64, len(trunks))
     width = max(len(kinds), 1)
-    uniq, inverse = np.unique(leg_no * width + kind[code], return_inverse=True)
+    uniq, inverse = unique_inverse(leg_no * width + kind[code])
     texts = []
     for key in uniq.tolist():
         n, k = divmod(key, width)

@@ -25,7 +25,10 @@ VIRTUAL_PREFIX = {MPO_PANEL: "PP", LC_ENCLOSURE: "FE"}
 class PanelExport:
     """What the panels add to a NetBox export (rows are dicts by NetBox column name)."""
 
-    links: set[str] = field(default_factory=set)  # links exported as cord-trunk-cord
+    # The links exported as cord-trunk-cord: their rows in the schedule (sorted) when each has
+    # one and a leg of its own, else (None) their ids in ``links``
+    links: set[str] = field(default_factory=set)
+    rows: np.ndarray | None = None
     virtual: list[tuple[str, str, str]] = field(default_factory=list)  # (name, rack, part)
     # The cables' columns in CABLE_HEADER order, each as its pieces (columns.joined makes one
     # column of them): the cords', then the legs' (a zoned XL hall has ~1.2 M cables: a tuple
@@ -50,6 +53,8 @@ class PlacedLegs:
     names: list[str]
     name: np.ndarray  # int64 per node
     number: np.ndarray  # int64 per node
+    # Per leg its position in the layout's legs (None: not kept)
+    layout_legs: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.links)

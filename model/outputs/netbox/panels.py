@@ -47,21 +47,22 @@ Choices, written down:
 from __future__ import annotations
 
 import re
-from itertools import chain, repeat
-from operator import attrgetter, itemgetter
+from itertools import chain, islice, repeat
+from operator import eq, itemgetter
 
 import numpy as np
 
 from model.catalog.structured import structured_catalog
-from model.design.entities import END_DEVICE, END_PORT
+from model.common.arrays import unique_inverse
 from model.outputs.netbox.columns import Column, Lookup, Repeat
-from model.outputs.netbox.names import fit_name, interface_name
+from model.outputs.netbox.names import fit_name
 from model.outputs.netbox.panel_legs import (
     _description,
     _medium_rows,
     _place_legs,
     _trunk_leg_cables,
 )
+from model.outputs.netbox.panel_links import ScheduleLinks, ends_by_codes, ends_by_link
 from model.outputs.netbox.panel_records import (
     LinkFacts,
     PanelExport,
@@ -110,42 +111,107 @@ def _mapping(front: str, rear: str, position: int) -> dict[str, object]:
 
 
 def panel_export(
-    design, plant, site: str, device_names, rack_names, labels, flipped=frozenset(), layout=None
+    design, plant, site: str, device_names, rack_names, links: ScheduleLinks, layout=None
 ) -> PanelExport:
     """Cords and trunk legs of ``plant``'s design; an empty export for a direct design.
 
-    ``device_names`` / ``rack_names``: the NetBox names already chosen (id -> name); ``labels``:
-    link id -> the cabling schedule's label (cords are labelled after it); ``flipped``: links
-    whose schedule A end is the link's B end (cord A is at the schedule's A end); ``layout``:
-    the plant's structured layout when the caller has it (the physical plant's).
+    ``device_names`` / ``rack_names``: the NetBox names already chosen (id -> name); ``links``:
+    the cabling schedule's rows (cords are labelled after their labels; a flipped row's link
+    has cord A at the schedule's A end, its B end); ``layout``: the plant's structured layout
+    when the caller has it (the physical plant's).
     """
     out = PanelExport()
     layout = layout if layout is not None else layout_of(plant)
     if not layout.legs:
         return out
-    out.links = set(chain.from_iterable(layout.legs.links))
     trunks = {t.id: t for t in layout.trunks}
     ports = PanelPorts(
         design, device_names, rack_names, {n.casefold() for n in device_names.values()}
     )
-    facts = LinkFacts(design, plant, labels)
-    # The links in (label, id) order: by id, then (stable) by label; the legs and the cords
-    # are both taken in it. (Sorted by id first, the labels come nearly in order: one sort by
-    # label alone of a zoned XL hall's links, unordered, was 0.6 s slower than the two.)
-    order = sorted(out.links)
-    order = list(
-        map(order.__getitem__, sorted(range(len(order)), key=facts.labels_of(order).__getitem__))
-    )
-    placed = _place_legs(design, layout, trunks, ports, order)
+    leg_rows = _leg_rows(links, layout.legs)
+    ranks = at = None
+    if leg_rows is not None:  # a leg per link, each link with its schedule row
+        at = np.sort(leg_rows)
+    else:
+        out.links = set(chain.from_iterable(layout.legs.links))
+        if links.table is not None:
+            ids = links.ids
+            found = np.flatnonzero(np.fromiter(map(out.links.__contains__, ids), bool, len(ids)))
+            at = found if len(found) == len(out.links) else None  # each has its schedule row
+    if at is not None and links.table is not None:
+        out.rows = at
+        facts = LinkFacts(design, plant, {})
+        order, rows, labels = _label_order(links, at, facts)
+        named = ends_by_codes(links.table, rows, device_names, plant)
+        turned = links.flipped[rows]
+        if leg_rows is not None:
+            rank = np.zeros(len(links.ids), dtype=np.int64)
+            rank[rows] = np.arange(len(rows))
+            ranks = rank[leg_rows]
+    else:
+        facts = LinkFacts(design, plant, dict(zip(links.ids, links.labels, strict=True)))
+        # In (label, id) order: by id, then (stable) by label
+        order = sorted(out.links)
+        order = list(
+            map(
+                order.__getitem__, sorted(range(len(order)), key=facts.labels_of(order).__getitem__)
+            )
+        )
+        named, labels = None, facts.labels_of(order)
+        flipped = links.flipped_ids()
+        turned = np.fromiter(map(flipped.__contains__, order), bool, len(order))
+    if named is None:
+        device, port = ends_by_link(design, order, device_names)
+        named = (device, port, _medium_rows(plant, order))
+    placed = _place_legs(design, layout, trunks, ports, order, ranks=ranks)
     out.virtual = sorted(ports.virtual.values())
-    _cord_cables(out, design, layout, placed, (site, device_names, flipped), facts, order)
+    _cord_cables(out, layout, placed, (site, named, turned, labels), facts, order)
     _trunk_leg_cables(out, site, trunks, placed, facts)
     return out
 
 
+def _leg_rows(links: ScheduleLinks, legs) -> np.ndarray | None:
+    """Per leg of the layout, the schedule row of its link, when the schedule has codes, each
+    leg carries one link and each link has one leg and one row (a zoned XL hall); else None.
+    One lookup per leg by link id: the paneled rows, their ranks in label order and the legs'
+    order are then numpy gathers (by a set of the links, a rank per link and a lookup per leg
+    they were ~0.4 s)."""
+    n = len(links.ids)
+    if links.table is None or set(map(len, legs.links)) != {1}:
+        return None
+    row_of = dict(zip(links.ids, range(n), strict=True))
+    rows = np.fromiter(
+        map(row_of.get, map(itemgetter(0), legs.links), repeat(-1)), np.int64, len(legs)
+    )
+    if (rows < 0).any() or np.bincount(rows, minlength=n).max(initial=0) > 1:
+        return None
+    return rows
+
+
+def _label_order(
+    links: ScheduleLinks, at: np.ndarray, facts: LinkFacts
+) -> tuple[list[str], np.ndarray, list[str]]:
+    """The links of schedule rows ``at`` in (label, id) order: (their ids, their rows, their
+    labels: the schedule's, else the link's own or its id). In schedule order the labels come
+    nearly sorted (one sort of a zoned XL hall's 393k: ~0.03 s); where two links share a label
+    (the schedule's labels are unique, a link's own need not be), by id, then (stable) by
+    label: sorted by id the labels come nearly in order too."""
+    ids = list(map(links.ids.__getitem__, at.tolist()))
+    labels = list(map(links.labels.__getitem__, at.tolist()))
+    if not all(labels):
+        labels = [label or facts.label(i) for i, label in zip(ids, labels, strict=True)]
+    pick = sorted(range(len(ids)), key=labels.__getitem__)
+    ordered = list(map(labels.__getitem__, pick))
+    if any(map(eq, ordered, islice(ordered, 1, None))):  # shared labels: ties go by id
+        by_id = sorted(range(len(ids)), key=ids.__getitem__)
+        by_label = list(map(labels.__getitem__, by_id))
+        pick = list(map(by_id.__getitem__, sorted(range(len(by_id)), key=by_label.__getitem__)))
+        ordered = list(map(labels.__getitem__, pick))
+    return list(map(ids.__getitem__, pick)), at[np.array(pick, dtype=np.int64)], ordered
+
+
 def _cord_cables(
     out: PanelExport,
-    design,
     layout,
     placed: PlacedLegs,
     names: tuple,
@@ -154,27 +220,26 @@ def _cord_cables(
 ) -> None:
     """Cords: each link's two ends on its first leg's end ports, in label order (``order``).
 
-    ``names``: (site, device id -> NetBox name, links whose schedule A end is their B end).
+    ``names``: (site, the links' ends as :func:`model.outputs.netbox.panel_links.ends_by_codes`
+    gives them, whether each link's schedule A end is its B end, the links' labels).
     Made column by column as lookups (:class:`Lookup`): each of a link's ends' device, port,
     panel, front port, length and description a code into one table of texts per field, the
     schedule's first end (X, cord A: device -> panel) and other end (Y, cord B: panel ->
     device) picked from the link's A and B ends by one numpy ``where``: a zoned XL hall has
     786k cords, and their cells made one by one (even by C-level maps) were ~2.5 s."""
-    site, device_names, flipped = names
+    site, (device, port, medium_rows), turned, link_labels = names
     if not order:
         return
     n = len(order)
     # A cord's description ends in its link's medium id, as a point-to-point cable's does: the
     # cable type and fibre part alone do not tell an 800G SR8 channel (two MPO legs, one cord
     # exported per end) from a 400G SR4 one, and import-netbox reads the medium back from it.
-    # The plant rows of the links' media, looked up once for the cords and the legs.
-    rows = facts.media_rows = (order, _medium_rows(facts.plant, order))
+    # The plant rows of the links' media, found once for the cords and the legs.
+    rows = facts.media_rows = (order, medium_rows)
     first_legs = _first_legs(placed, order)
-    device, port, panel, front, length, described = _cord_ends(
-        design, layout, order, device_names, facts.plant, rows[1], placed, first_legs
+    panel, front, length, described = _cord_ends(
+        layout, order, facts.plant, rows[1], placed, first_legs
     )
-    turned = np.fromiter(map(flipped.__contains__, order), bool, n)
-    link_labels = facts.labels_of(order)
     misfits = _misfits(link_labels, 100 - len(" cord A"))  # the same for " cord B"
     labels = [""] * (2 * n)
     labels[0::2] = _cord_labels(link_labels, " cord A", misfits)
@@ -238,40 +303,26 @@ def _first_legs(placed: PlacedLegs, order: list[str]) -> tuple[np.ndarray, np.nd
 
 
 def _cord_ends(
-    design,
     layout,
     order: list[str],
-    device_names: dict[str, str],
     plant,
     medium_rows: np.ndarray,
     placed: PlacedLegs,
     got: tuple[np.ndarray, np.ndarray],
 ) -> tuple:
-    """Per link of ``order``, the fields of its two cords as (texts, codes at the link's A
-    end, codes at its B end): its device's NetBox name, its port's, the panel's NetBox name,
-    the panel's front port, the cord's length (ordered, else as laid; rounded to cm; None
-    without a cord pair) and its description. ``got``: :func:`_first_legs` of the links (the
-    cords are on their first legs' end nodes); ``medium_rows`` the links' media in ``plant``.
-    Each text is made once per distinct value."""
+    """Per link of ``order``, the panel-side fields of its two cords as (texts, codes at the
+    link's A end, codes at its B end): the panel's NetBox name, the panel's front port, the
+    cord's length (ordered, else as laid; rounded to cm; None without a cord pair) and its
+    description. ``got``: :func:`_first_legs` of the links (the cords are on their first
+    legs' end nodes); ``medium_rows`` the links' media in ``plant``. Each text is made once
+    per distinct value."""
     cords = layout.cords
     n = len(order)
-    # Each link's first cord pair (the cord table's rows: pair k is cords 2k and 2k + 1).
     n_pairs = len(cords.link_ids)
-    first_pair = dict(zip(reversed(cords.link_ids), range(n_pairs - 1, -1, -1), strict=True))
-    links = list(map(design.links.__getitem__, order))
-    pair = np.fromiter(map(first_pair.get, order, repeat(-1)), dtype=np.int64, count=n)
     leg, j = got
+    pair = _first_pairs(cords.link_ids, layout.legs, order, placed, got)
     # A channel's cassette port, 1-based (0: an MPO panel's port, which has no positions)
     slot = np.where(placed.cassettes[leg], j + 1, 0)
-    refs = [list(map(attrgetter(side), links)) for side in "ab"]
-    device_code = dict(zip(device_names, range(len(device_names)), strict=True))
-    devices = [
-        np.fromiter(map(device_code.__getitem__, map(END_DEVICE, r)), np.int64, n) for r in refs
-    ]
-    ports = [list(map(END_PORT, r)) for r in refs]
-    port_code = dict.fromkeys(chain(*ports))
-    port_texts = list(map(interface_name, port_code))
-    port_code.update(zip(port_code, range(len(port_code)), strict=True))
     nodes = (placed.start[leg], placed.start[leg + 1] - 1)
     front_texts, front = _front_ports(
         np.r_[tuple(placed.number[k] for k in nodes)], np.r_[slot, slot]
@@ -282,13 +333,33 @@ def _cord_ends(
     )
     texts, described = _cord_descriptions(slot, pair, cords.parts, plant, medium_rows)
     return (
-        (list(device_names.values()), *devices),
-        (port_texts, *(np.fromiter(map(port_code.__getitem__, p), np.int64, n) for p in ports)),
         (placed.names, *(placed.name[k] for k in nodes)),
         (front_texts, front[:n], front[n:]),
         (length_texts, length[:n], length[n:]),
         (texts, described[:n], described[n:]),
     )
+
+
+def _first_pairs(
+    pair_links: list[str], legs, order: list[str], placed: PlacedLegs, got: tuple
+) -> np.ndarray:
+    """Each link's first cord pair (the cord table's rows: pair k is cords 2k and 2k + 1),
+    -1 for none. When the cord pairs follow the layout's legs, one per leg, and the ``k``-th
+    link is the first of the ``k``-th placed leg (``got``: :func:`_first_legs`), the links are
+    the legs' first links, each once, and a link's pair is its leg's place in the layout (a
+    zoned XL hall's 393k: found by id they were ~0.3 s)."""
+    n = len(order)
+    leg, j = got
+    if (
+        placed.layout_legs is not None
+        and len(pair_links) == len(legs) == len(placed) == n
+        and np.array_equal(leg, np.arange(n))
+        and not j.any()
+        and pair_links == list(map(itemgetter(0), legs.links))
+    ):
+        return placed.layout_legs
+    first_pair = dict(zip(reversed(pair_links), range(len(pair_links) - 1, -1, -1), strict=True))
+    return np.fromiter(map(first_pair.get, order, repeat(-1)), dtype=np.int64, count=n)
 
 
 def _front_ports(number: np.ndarray, slot: np.ndarray) -> tuple[list[str], np.ndarray]:
@@ -298,7 +369,7 @@ def _front_ports(number: np.ndarray, slot: np.ndarray) -> tuple[list[str], np.nd
     if not len(number):
         return [], np.zeros(0, dtype=np.int64)
     width = int(slot.max()) + 1
-    uniq, inverse = np.unique(number * width + slot, return_inverse=True)
+    uniq, inverse = unique_inverse(number * width + slot)
     texts = []
     for key in uniq.tolist():
         k, s = divmod(key, width)
@@ -326,7 +397,7 @@ def _cord_descriptions(
     key = (
         (port * width_part + np.r_[part, part]) * width_medium + np.r_[medium_rows, medium_rows] + 1
     )
-    uniq, inverse = np.unique(key, return_inverse=True)
+    uniq, inverse = unique_inverse(key)
     texts = []
     for k in uniq.tolist():
         rest, m = divmod(k, width_medium)
