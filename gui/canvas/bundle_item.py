@@ -111,7 +111,9 @@ class TrayLoad(QObject):
     @property
     def busy(self) -> bool:
         if self._runner is not None:
-            return not self._runner.settled or self._timer.isActive() or self._paused
+            # The bundles change when the runner's job completes; not while it is at rest, even
+            # when its last job failed after publishing the report (nothing more is coming).
+            return self._runner.analysing or self._timer.isActive() or self._paused
         return self._timer.isActive() or self._paused or (self.feed is not None and self.feed.dirty)
 
     @property

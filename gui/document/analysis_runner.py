@@ -51,6 +51,7 @@ from gui.panels.links_model import TIER_NAMES
 from gui.runtime.main_thread_gc import collect_on_gui_thread
 from model.analysis import Report
 from model.analysis.analyzer import Analyzer
+from model.analysis.report_delta import describe_delta
 from model.analysis.tray_fill import medium_bundle_group
 from model.asbuilt.findings import finding_fabrics, length_findings
 from model.common.findings import Finding
@@ -67,16 +68,6 @@ from model.structured.layout import StructuredLayout
 # 150 ms of DESIGN.md after a single edit); edits following it closer together than this make
 # one more analysis (keyboard nudges, a burst of undo), as do edits made while a job runs.
 DEBOUNCE_MS = 40
-KIND_SHORT = {
-    "dac": "DAC",
-    "acc": "LACC",
-    "aec": "AEC",
-    "aoc": "AOC",
-    "mmf": "MMF optic",
-    "smf": "SMF optic",
-    "utp": "UTP",
-    "backplane": "backplane",
-}
 
 
 @dataclass
@@ -264,6 +255,12 @@ class AnalysisRunner(QObject):
         self._running: int | None = None  # revision of the job in flight
         # The job in flight published its report and works out the rest of it (its revision's)
         self._finishing = False
+        # The published result has its bundles, stretches and histogram (``completed`` sent): a
+        # job whose second step failed leaves a report without them, which is not ``settled``.
+        self._whole = False
+        # ``stale`` was sent for an edit the published result does not cover: the next edits
+        # of a burst during a job's second step are debounced, as during its first.
+        self._stale_sent = False
         self._job: _Job | None = None
         # Jobs that reported. QThreadPool.start() hands a job to C++ (PySide) and nothing takes
         # it back, so without shiboken6.delete each edit's job (and its signals) stayed alive
@@ -303,7 +300,7 @@ class AnalysisRunner(QObject):
     @property
     def settled(self) -> bool:
         """True when ``fresh`` and the published result is whole (``completed`` was sent)."""
-        return self.fresh and self._running is None
+        return self.fresh and self._running is None and self._whole
 
     @property
     def analysing(self) -> bool:
@@ -354,17 +351,31 @@ class AnalysisRunner(QObject):
 
     def _on_change(self, change: Change) -> None:
         if change.kinds == {ChangeKind.NAME_CHANGED}:
-            return  # the name is in no figure
+            # The name is in no figure. At rest with nothing pending, the published result
+            # covers the renamed revision too (else it stayed not fresh until another edit,
+            # and whatever waited for it waited for good); a job under way or due analyses
+            # the revision the rename made anyway.
+            if (
+                self.result is not None
+                and self._running is None
+                and not self._timer.isActive()
+                and not self._changes
+            ):
+                self.result = replace(self.result, revision=self.design.revision)
+            return
         self._changes.append(change)
         if self._job is not None and change.kinds <= TRAY_KINDS:
             # A re-route in flight stops before its analysis: the next job re-routes both.
             # An edit of another kind waits for it instead (applied on top of its copy).
             self._job.superseded = True
-        was_fresh = not self._timer.isActive() and (self._running is None or self._finishing)
+        was_fresh = not self._timer.isActive() and (
+            self._running is None or (self._finishing and not self._stale_sent)
+        )
         # QTimer.start(msec) also sets the interval: always say which delay is meant (the
         # start(0) of __init__ once made every later start() immediate, debounce and all).
         self._timer.start(0 if was_fresh else self._delay_ms)
         if was_fresh:
+            self._stale_sent = True
             self.stale.emit()
 
     def _plant_refreshed(self, update: PlantUpdate) -> None:
@@ -457,6 +468,7 @@ class AnalysisRunner(QObject):
         if names is not None and self.plant is not None and self.plant.adopt_routes(names):
             self._snapshots.adopted()
         bundles, lengths, used = rest if rest is not None else (None, None, None)
+        self._whole, self._stale_sent = rest is not None, False
         previous = self.result.report if self.result is not None else None
         self.result = AnalysisResult(
             report,
@@ -492,6 +504,7 @@ class AnalysisRunner(QObject):
             self.result = replace(
                 self.result, seconds=seconds, bundles=bundles, lengths=lengths, used=used
             )
+            self._whole = True
             self.completed.emit(self.result)
             gc.freeze()  # what the job made since the report (see _publish)
         if self.result is None or self.result.revision != self.design.revision:
@@ -546,68 +559,3 @@ class AnalysisRunner(QObject):
         report, bundles, lengths, tiers, used, structured, findings, fabrics, names = result
         early = (report, tiers, structured, findings, fabrics, names)
         self._publish(revision, early, (bundles, lengths, used), seconds)
-
-
-def describe_delta(before: Report, after: Report) -> str:
-    """What changed between two reports, in the terms a person checks: "+6 AOC, −6 DAC,
-    +42.0 m of cable, longest link 18.0 → 21.5 m, +84 W"."""
-    parts = []
-    kinds = sorted(set(before.links_by_kind) | set(after.links_by_kind))
-    for kind in kinds:
-        d = after.links_by_kind.get(kind, 0) - before.links_by_kind.get(kind, 0)
-        if d:
-            parts.append((d, f"{_signed(d)} {KIND_SHORT.get(kind, kind)}"))
-    parts.sort(key=lambda p: -p[0])
-    words = [text for _, text in parts]
-    unrouted = after.links_without_medium - before.links_without_medium
-    if unrouted:
-        words.append(f"{_signed(unrouted)} without medium")
-    # Physical counts: modules and cables (each assembly once), not link ends.
-    cables = _plant_count(after, "cables") - _plant_count(before, "cables")
-    for label, d in (
-        ("links", after.links_total - before.links_total),
-        ("GPUs", after.gpus - before.gpus),
-        ("modules", after.transceivers - before.transceivers),
-        ("cables", cables),
-    ):
-        if d:
-            words.append(f"{_signed(d)} {label}")
-    # Metres of cable (ordered lengths) and the longest link: what a move costs in the trays
-    metres = after.cable_length_total_m - before.cable_length_total_m
-    if abs(metres) >= 0.05:
-        words.append(f"{_signed_float(metres)} m of cable")
-    if abs(after.cable_length_max_m - before.cable_length_max_m) >= 0.05:
-        words.append(
-            f"longest link {before.cable_length_max_m:,.1f} → {after.cable_length_max_m:,.1f} m"
-        )
-    watts = after.power_w.get("total", 0.0) - before.power_w.get("total", 0.0)
-    if abs(watts) >= 0.5:
-        words.append(_signed_watts(watts))
-    cost = after.cost_usd.get("total", 0.0) - before.cost_usd.get("total", 0.0)
-    if abs(cost) >= 0.5:
-        words.append(f"{'+' if cost > 0 else '−'}${abs(cost):,.0f}")
-    warn = len(after.warnings) - len(before.warnings)
-    if warn:
-        words.append(f"{_signed(warn)} warning{'s' if abs(warn) != 1 else ''}")
-    bisection = after.bisection_gbps - before.bisection_gbps
-    if abs(bisection) >= 0.5:
-        words.append(f"bisection {_signed_float(bisection / 1000)} Tb/s")
-    return ", ".join(words) if words else "no change in counts, power or cost"
-
-
-def _plant_count(report: Report, section: str) -> int:
-    return int(report.plant[section]["total"]) if report.plant else 0
-
-
-def _signed(n: int) -> str:
-    return f"+{n:,}" if n > 0 else f"−{-n:,}"
-
-
-def _signed_float(x: float) -> str:
-    return f"+{x:,.1f}" if x > 0 else f"−{-x:,.1f}"
-
-
-def _signed_watts(w: float) -> str:
-    sign = "+" if w > 0 else "−"
-    w = abs(w)
-    return f"{sign}{w / 1000:,.1f} kW" if w >= 10_000 else f"{sign}{w:,.0f} W"

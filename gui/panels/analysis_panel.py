@@ -25,11 +25,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui.document.analysis_runner import KIND_SHORT, AnalysisResult, AnalysisRunner
+from gui.document.analysis_runner import AnalysisResult, AnalysisRunner
 from gui.panels.facility_table import FacilityTable
 from gui.plain_text import plain_labels
 from model.analysis import Report
 from model.analysis.allreduce import bottleneck_sentence
+from model.analysis.report_delta import KIND_SHORT
 from model.common.wording import count
 from model.design.fabrics import FABRIC_LABELS
 

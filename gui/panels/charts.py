@@ -145,6 +145,12 @@ class ChartsPanel(QWidget):
         self.status.setText("⟳ recomputing… (charts below are of the previous revision)")
         self.status.setStyleSheet("color: #b35c00; font-size: 11px; font-weight: 600;")
 
+    def show_failure(self, error: str) -> None:
+        """The analysis failed: the charts below stay the last good revision's, and say so."""
+        reason = error.strip().splitlines()[-1] if error.strip() else "unknown error"
+        self.status.setText(f"analysis failed: {reason} (charts below are of an earlier revision)")
+        self.status.setStyleSheet("color: #c92a2a; font-size: 11px; font-weight: 600;")
+
     def update_charts(
         self, report, histogram: LengthHistogram | None, revision: int | None = None
     ) -> None:

@@ -125,6 +125,7 @@ class AnalysisDocks(QObject):
         self.runner.stale.connect(self.charts.set_stale)
         self.runner.finished.connect(self._result)
         self.runner.completed.connect(self._charts)  # the length histogram follows the report
+        self.runner.failed.connect(self.charts.show_failure)
         scene.tray_load.follow(self.runner)  # bundles and fill come with each analysis
         scene.trunk_layer.follow(self.runner)  # and so does the structured layout
         self.links.set_source(document.design, document.plant, document.stack)
@@ -176,7 +177,11 @@ class AnalysisDocks(QObject):
 
     def _charts(self, result: AnalysisResult) -> None:
         """The charts take a whole result (the report and its length histogram), never one
-        without the other: they show one revision's figures throughout."""
+        without the other: they show one revision's figures throughout. A result of a revision
+        edited since its report went out is not shown as current: the charts stay "recomputing"
+        until the edit's own (the plan still takes its bundles)."""
+        if result.revision != self.runner.design.revision:
+            return
         self.charts.update_charts(result.report, result.lengths, result.revision)
 
     def object_name(self, object_id: str) -> str:
