@@ -325,3 +325,15 @@ def test_a_run_with_anything_but_plain_ascii_text_is_left_to_its_columns(bad):
     parts = [["a1", "a2", "a3"], ["b1", bad, "b3"]]
     assert xlsx_columns._inline_run_cells(parts, ["2", "3", "4"]) is None
     assert xlsx_columns._inline_run_cells(parts, None) is None
+
+
+def test_a_run_of_inline_columns_after_a_left_out_cell_reads_back_in_its_columns(monkeypatch):
+    """The run's first cell after a row with no cell before it carries its reference."""
+    n = 9
+    columns = [
+        [f"id-{i}" for i in range(n)],
+        [1, 2, None, 1, 2, None, 1, 2, 1],  # no cell in rows 2 and 5
+        [f"a-{i}" for i in range(n)],  # with the next: a run of plain inline text
+        [f"b-{i}" for i in range(n)],
+    ]
+    assert _read_back(columns, monkeypatch) == columns
