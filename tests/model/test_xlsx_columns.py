@@ -298,3 +298,42 @@ def test_a_plain_chunk_made_by_one_split_is_its_cells_one_by_one(part):
 )
 def test_a_chunk_with_anything_to_escape_or_clean_is_not_plain(part):
     assert xlsx_columns._inline_plain_cells(part) is None
+
+
+@pytest.mark.parametrize("with_numbers", [True, False])
+@pytest.mark.parametrize(
+    "parts",
+    [
+        [["A001", "B2"], ["su1-node01", ""], ["p1/1 to p2/2", 'x=y "q"']],
+        [["only-one"]],
+    ],
+)
+def test_a_run_of_inline_columns_is_its_columns_cells_side_by_side(parts, with_numbers):
+    """One join and one split for the row's opening tag and every cell of the run: the same
+    bytes as the opening tags and each column's cells, row by row."""
+    numbers = [str(7 + i) for i in range(len(parts[0]))] if with_numbers else None
+    lanes = [xlsx_columns._row_opens(numbers)] if numbers else []
+    lanes += [xlsx_columns._inline_plain_cells(part) for part in parts]
+    want = [b"".join(cells) for cells in zip(*lanes, strict=True)]
+    assert xlsx_columns._inline_run_cells(parts, numbers) == want
+
+
+@pytest.mark.parametrize(
+    "bad", [" lead", "trail ", "a&b", "x<y", "y>x", "bell\x07", "é", "del\x7f", "nul\x00", None, 5]
+)
+def test_a_run_with_anything_but_plain_ascii_text_is_left_to_its_columns(bad):
+    parts = [["a1", "a2", "a3"], ["b1", bad, "b3"]]
+    assert xlsx_columns._inline_run_cells(parts, ["2", "3", "4"]) is None
+    assert xlsx_columns._inline_run_cells(parts, None) is None
+
+
+def test_a_run_of_inline_columns_after_a_left_out_cell_reads_back_in_its_columns(monkeypatch):
+    """The run's first cell after a row with no cell before it carries its reference."""
+    n = 9
+    columns = [
+        [f"id-{i}" for i in range(n)],
+        [1, 2, None, 1, 2, None, 1, 2, 1],  # no cell in rows 2 and 5
+        [f"a-{i}" for i in range(n)],  # with the next: a run of plain inline text
+        [f"b-{i}" for i in range(n)],
+    ]
+    assert _read_back(columns, monkeypatch) == columns
