@@ -67,8 +67,11 @@ def test_a_rack_move_repaints_the_rack_labels_and_marks_only(qtbot, tmp_path):
     try:
         assert fractions, "the move was never painted"
         # Rack (old and new place), its row's label, the warning marks that moved: each paint
-        # a small part of the view (the row label's box is the largest, ~15 %).
-        assert max(fractions) < 0.2, fractions
+        # a small part of the view (the row label's box is the largest, ~15 %). On a loaded
+        # machine the updates of several event-loop turns reach one paint, and Qt's repaint
+        # manager then paints the bounding box of a region of many rectangles: 26 % was seen
+        # (twice in about ten make tests at load ~10). The fault this guards painted it all (1.0).
+        assert max(fractions) < 0.5, fractions
     finally:
         close_quietly(window)
 
