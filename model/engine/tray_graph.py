@@ -19,7 +19,6 @@ lie on the same piece. Nothing here depends on where racks are: a moved rack is 
 from __future__ import annotations
 
 import copy
-from bisect import bisect_right
 from itertools import pairwise
 
 import numpy as np
@@ -27,7 +26,7 @@ import shapely
 
 from model.common.arrays import unique_sorted
 from model.design.entities import Hall, Tray
-from model.engine.geometry import dedupe_points, tray_elevation_m
+from model.engine.geometry import dedupe_points, point_along, points_along, tray_elevation_m
 from model.engine.tray_attach import (
     AttachMemo,
     Attachments,
@@ -64,6 +63,9 @@ class TrayGraph:
         joins = self._find_joins(join_tolerance_m)
         self._build_stations(joins)
         self._rows: dict[int, np.ndarray] = {}
+        # Sources whose row distance_row made, the rows point_distance may read: all-pairs and
+        # carried rows add their ways up in another order, equal to the bit only by argument.
+        self._searched: set[int] = set()
         self._paths: dict[int, Preds] = {}  # source -> predecessor per reached node
         self._legs: dict[tuple[int, int], list[tuple[int, float, float]]] = {}  # _station_legs
         self._adjacency: list[list[tuple[int, float]]] | None = None  # node: (node, weight)
@@ -79,6 +81,7 @@ class TrayGraph:
         rows from the twin (:meth:`carry_rows`) never iterates a dict the editing thread fills."""
         twin = copy.copy(self)
         twin._rows, twin._paths, twin._legs = dict(self._rows), dict(self._paths), dict(self._legs)
+        twin._searched = set(self._searched)
         twin._attached = self._attached.copy()
         return twin
 
@@ -227,23 +230,11 @@ class TrayGraph:
 
     def point_at(self, tray: int, s: float) -> tuple[float, float]:
         """Plan point at position ``s`` along tray number ``tray``."""
-        pts = self._tray_xy[tray]
-        cum = self._cum_m[tray]
-        k = min(max(bisect_right(cum, s) - 1, 0), len(pts) - 2)
-        seg_len = cum[k + 1] - cum[k]
-        t = 0.0 if seg_len <= 0 else min(max((s - cum[k]) / seg_len, 0.0), 1.0)
-        (x0, y0), (x1, y1) = pts[k], pts[k + 1]
-        return x0 + t * (x1 - x0), y0 + t * (y1 - y0)
+        return point_along(self._tray_xy[tray], self._cum_m[tray], s)
 
     def points_between(self, tray: int, s1: float, s2: float) -> list[tuple[float, float]]:
         """Plan points along a tray from position s1 to s2 (either direction), bends included."""
-        cum = self._cum_m[tray]
-        pts = self._tray_xy[tray]
-        lo, hi = min(s1, s2), max(s1, s2)
-        inner = [pts[k] for k, c in enumerate(cum) if lo < c < hi]
-        if s1 > s2:
-            inner.reverse()
-        return [self.point_at(tray, s1), *inner, self.point_at(tray, s2)]
+        return points_along(self._tray_xy[tray], self._cum_m[tray], s1, s2)
 
     def attach(self, x: np.ndarray, y: np.ndarray, reach_m: float) -> Attachments:
         """Attach plan points to their nearest tray segment within ``reach_m``; a query of a
@@ -328,6 +319,7 @@ class TrayGraph:
                 if carried is None:
                     seen, pred = distance_row(self._adjacency_lists(), node)
                     carried = (np.array(seen, dtype=float), pred)
+                    self._searched.add(node)
                 self._rows[node], tree = carried
                 self._paths.setdefault(node, tree)  # the same search gives its paths
         if self._matrix is None or len(self._matrix) != len(self._rows):
@@ -379,30 +371,38 @@ class TrayGraph:
         a: tuple[float, float],
         b: tuple[float, float],
         reach_m: float,
-        searches: dict[int, dict[int, float]] | None = None,
+        searches: dict[int, list[float]] | None = None,
     ) -> float | None:
         """Distance between two plan points along the trays: hop to the nearest tray (within
         ``reach_m``), along the tray network, hop off; None when either point is out of reach or
         the trays do not join them. Dijkstra from the first point's two stations, not cached:
-        a one-off question must not grow the cache an analysis worker reads. ``searches``: the
-        caller's own memo of those searches per source node, for many questions in a row (the
-        structured layout's rack distances: 448 searches from 128 nodes at zoned XL)."""
+        a one-off question must not grow the cache an analysis worker reads (a row this graph's
+        own search cached is read: :meth:`_searched_row`). ``searches``: the caller's own memo
+        of those rows per source node, for many questions in a row (the structured layout's
+        rack distances: 448 questions from 128 nodes at zoned XL)."""
         att = self._attach(np.array([a[0], b[0]]), np.array([a[1], b[1]]), reach_m)
         if not att.reached.all():
             return None
         best = abs(float(att.s[0] - att.s[1])) if att.piece[0] == att.piece[1] else np.inf
         for node, off in ((int(att.u[0]), float(att.du[0])), (int(att.v[0]), float(att.dv[0]))):
-            dist = searches.get(node) if searches is not None else None
-            if dist is None:
-                dist, _ = dijkstra(self._adjacency_lists(), node)
-                if searches is not None:
-                    searches[node] = dist
+            dist = self._searched_row(node, searches)
             for far, far_off in ((int(att.u[1]), att.du[1]), (int(att.v[1]), att.dv[1])):
-                if far in dist:
-                    best = min(best, off + dist[far] + float(far_off))
+                best = min(best, off + dist[far] + float(far_off))  # inf + x: not reached
         if not np.isfinite(best):
             return None
         return float(att.hop[0] + best + att.hop[1])
+
+    def _searched_row(self, node: int, searches: dict[int, list[float]] | None) -> list[float]:
+        """Distances from ``node`` (inf: not reached): the caller's memo's, else the row a search
+        of :meth:`rows` cached (the same numbers; zoned XL's layout reads 128 such, ~0.05 s of
+        CPU), else searched now (into the memo, never into this graph's cache)."""
+        row = searches.get(node) if searches is not None else None
+        if row is None:
+            mine = self._rows.get(node) if node in self._searched else None  # stored in any order
+            row = distance_row(self._adjacency_lists(), node)[0] if mine is None else mine.tolist()
+            if searches is not None:
+                searches[node] = row
+        return row
 
     def spans(
         self, a: Attachments, ia: np.ndarray, b: Attachments, ib: np.ndarray

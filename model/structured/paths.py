@@ -62,7 +62,7 @@ class RackDistances:
         self._memo: dict[tuple, float] = {}
         # The tray searches from each source node, shared by the pairs: a zoned XL hall asks
         # 224 rack pairs, 448 searches from 128 nodes (~70 % of them repeats).
-        self._searches: dict[int, dict[int, float]] = {}
+        self._searches: dict[int, list[float]] = {}
         self._graph_key: tuple | None = None
 
     def follow(self, graph_key: tuple) -> None:

@@ -49,9 +49,9 @@ def test_a_memo_of_searches_gives_the_same_distances_with_fewer_searches(monkeyp
     pairs = [(a, b) for a in points for b in points if a != b]
     alone = [plant.tray_distance(a, b) for a, b in pairs]
     calls = []
-    search = tray_graph.dijkstra
+    search = tray_graph.distance_row
     monkeypatch.setattr(
-        tray_graph, "dijkstra", lambda adj, node: calls.append(node) or search(adj, node)
+        tray_graph, "distance_row", lambda adj, node: calls.append(node) or search(adj, node)
     )
     memo: dict = {}
     shared = [plant.tray_distance(a, b, memo) for a, b in pairs]
