@@ -173,6 +173,18 @@ def test_a_plain_sheet_of_coded_columns_reads_back_as_its_full_columns(monkeypat
     assert got == _full(columns)
 
 
+def test_a_plain_sheet_whose_first_column_is_coded_reads_back_as_its_full_columns(monkeypatch):
+    """A coded group first gives each row its opening tag too (the rows came out without
+    their <row> tags, a workbook openpyxl could not open; found by a review, no sheet of the
+    product starts with one yet)."""
+    columns = [
+        _coded([("A01", 2), ("B02", 7)], [0, 1, 0, 0, 1, 1, 0, 1, 0], 2),
+        [f"l-{i}" for i in range(9)],
+    ]
+    got = _read_back(columns, monkeypatch)
+    assert got == _full(columns)
+
+
 def test_the_workbook_schedule_sheet_never_makes_the_full_columns(tmp_path):
     """The XLSX takes the schedule's coded columns: the per-row lists are left unmade, and
     the sheet is the one the full columns make."""

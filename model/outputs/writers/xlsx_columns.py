@@ -363,6 +363,8 @@ class SheetRows:
         for step in self._plan:
             if isinstance(step, _CodedGroup):
                 cells, gap = step.cells(first, last, gap, row0)
+                if not lanes:  # the sheet's first column: each row opens here
+                    lanes.append(_row_opens(numbers))
                 lanes.append(cells)
                 c += len(step.letters)
                 continue
