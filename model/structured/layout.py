@@ -260,7 +260,10 @@ def _layout(
     recorded = {
         lid: link.as_built_pieces_m for lid, link in design.links.items() if link.as_built_pieces_m
     }
-    _bundle_trunks(layout, catalog, legs, route_of, settings.slack_pct, recorded)
+    if memo is not None:
+        memo.bundle(layout, catalog, legs, route_of, settings.slack_pct, recorded)
+    else:
+        _bundle_trunks(layout, catalog, legs, route_of, settings.slack_pct, recorded)
     if trunks_only:
         layout.channels = ChannelTable({})  # no channel made, as no cord is
         return _with_panels(layout, design, pool, legs.cassette_no)
