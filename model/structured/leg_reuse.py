@@ -25,6 +25,7 @@ import numpy as np
 
 from model.common.findings import Finding
 from model.structured.channel_groups import ChannelColumns
+from model.structured.channel_reuse import ChannelLegMemo
 from model.structured.legs import LegLayer, _displace
 from model.structured.paths import PanelPool, RackDistances
 from model.structured.trunk_reuse import TrunkMemo
@@ -79,6 +80,7 @@ class LegMemo:
         # worked out again), None when it laid them anew: step 3's memo reads it.
         self.remeasured: tuple[LegLayer, np.ndarray] | None = None
         self.trunks = TrunkMemo()
+        self.channel_legs = ChannelLegMemo()
 
     def distance(self, plant) -> RackDistances:
         """The rack distances for ``plant``: the pairs of the last layouts kept while the tray
@@ -130,6 +132,13 @@ class LegMemo:
         """Step 3 of a full layout on the legs :meth:`lay` returned (see
         :class:`~model.structured.trunk_reuse.TrunkMemo`)."""
         self.trunks.bundle(layout, catalog, legs, route_of, slack_pct, recorded, self.remeasured)
+
+    def legs_of_channels(self, layout, table, legs: LegLayer, distance) -> tuple:
+        """Step 4's legs of a full layout on the legs :meth:`bundle` bundled (see
+        :class:`~model.structured.channel_reuse.ChannelLegMemo`)."""
+        return self.channel_legs.channel_legs(
+            layout, table, legs, distance, self.remeasured, self.trunks.changed_legs
+        )
 
 
 def _inputs(design, pool: PanelPool, groups: dict, columns: ChannelColumns) -> _Kept:

@@ -44,6 +44,8 @@ class TrunkMemo:
         self._slots: np.ndarray | None = None
         self._legs = None  # the legs the kept bundling was made for
         self.changed_trunks = -1  # trunks made again by the last layout (-1: all bundled)
+        # The legs whose trunk elements the last layout made again (None: all bundled).
+        self.changed_legs: np.ndarray | None = None
 
     def bundle(
         self,
@@ -70,7 +72,7 @@ class TrunkMemo:
             or self._slots is None
         ):
             self._kept = self._slots = self._legs = None  # not held while the next is made
-            self.changed_trunks = -1
+            self.changed_trunks, self.changed_legs = -1, None
             bundled = bundle_trunks(layout, catalog, laid, route_of, slack_pct, recorded)
             if bundled is not None and not recorded:
                 self._kept, self._slots, self._legs = bundled, laid.trunks, laid
@@ -118,6 +120,7 @@ class TrunkMemo:
         ordered = list(kept.ordered)
         elements = kept.elements
         slots = self._slots
+        changed_legs = np.zeros(0, dtype=np.int64)
         if changed:
             parts = [kept.parts[k] for k in changed]
             got_m = _ordered(parts, [lengths_m[k] for k in changed])
@@ -139,12 +142,13 @@ class TrunkMemo:
             rows = np.flatnonzero(np.isin(kept.trunk_of, changed))
             trunk_of, seg_nos = kept.trunk_of[rows], kept.seg_nos[rows]
             slots[kept.seg_legs[rows], seg_nos] = elements[trunk_of + n * (seg_nos > 0)]
+            changed_legs = np.unique(kept.seg_legs[rows])
         layout.trunks += trunks
         for k in np.flatnonzero(np.isnan(np.asarray(ordered, dtype=np.float64))).tolist():
             trunk = trunks[k]
             layout.findings.append(_trunk_not_orderable(trunk, kept.modes[k], kept.widths[k]))
         laid.trunks = slots
-        self.changed_trunks = len(changed)
+        self.changed_trunks, self.changed_legs = len(changed), changed_legs
         kept.seg_m, kept.lengths_m, kept.ordered = seg_m, lengths_m, ordered
         kept.trunks, kept.elements = trunks, elements
         self._slots, self._route_of = slots, route_of

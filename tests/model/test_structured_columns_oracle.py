@@ -13,6 +13,7 @@ import msgspec
 import numpy as np
 import pytest
 
+import model.structured.channel_legs as channel_legs_module
 import model.structured.layout as layout_module
 from model.analysis.tray_fill import trunk_load
 from model.design.structured_edit import route_via
@@ -275,7 +276,7 @@ def test_legs_sharing_tuples_are_the_legs_with_tuples_of_their_own(monkeypatch, 
     own, LC cassettes (each leg's own) included; and fewer tuples are made."""
     plant = RoutedLinks(_hall(name))
     shared = structured_layout(plant)
-    monkeypatch.setattr(layout_module, "_leg_tuples", leg_tuples_per_leg)
+    monkeypatch.setattr(channel_legs_module, "leg_tuples", leg_tuples_per_leg)
     own = structured_layout(plant)
     assert _whole_picture(shared) == _whole_picture(own)
     assert shared.channels.middles == own.channels.middles

@@ -87,7 +87,7 @@ def test_layouts_after_random_rack_moves_equal_a_full_layout(name):
     )
     assert memo.relaid_paths == -1  # the first layout lays every leg
     rng = random.Random(43)
-    reused = rebundled = 0
+    reused = rebundled = remade = 0
     for _ in range(6):
         if not _move_some_racks(design, rng, rng.choice([1, 1, 2])):
             continue
@@ -95,11 +95,14 @@ def test_layouts_after_random_rack_moves_equal_a_full_layout(name):
         again = structured_layout(plant, memo=memo)
         reused += memo.relaid_paths >= 0
         rebundled += memo.trunks.changed_trunks > 0
+        remade += memo.channel_legs.remade_paths > 0
         assert _every_record(again) == _every_record(structured_layout(plant))
-    # Some layout re-measured the kept legs and made some of the kept trunks again with
-    # their new lengths (else this compared two full layouts, or kept every trunk).
+    # Some layout re-measured the kept legs, made some of the kept trunks again with their
+    # new lengths and the channel-table legs of those trunks' paths (else this compared two
+    # full layouts, or kept every trunk and table leg).
     assert reused
     assert rebundled
+    assert remade
 
 
 def test_a_panel_placed_or_a_link_unmade_lays_every_leg_again():
