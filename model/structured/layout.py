@@ -244,7 +244,8 @@ def _layout(
             LC_ENCLOSURE: catalog.panels[LC_ENCLOSURE].slots,
         },
     )
-    groups, columns, route_of = group_channels(plant, direct, fpp_of, layout.findings)
+    ranks = memo.port_ranks if memo is not None else None
+    groups, columns, route_of = group_channels(plant, direct, fpp_of, layout.findings, ranks)
     if memo is not None:
         legs, pool = memo.lay(design, pool, layout.findings, groups, columns, distance)
     else:

@@ -24,7 +24,7 @@ import copy
 import numpy as np
 
 from model.common.findings import Finding
-from model.structured.channel_groups import ChannelColumns
+from model.structured.channel_groups import ChannelColumns, PortRanks
 from model.structured.channel_reuse import ChannelLegMemo
 from model.structured.legs import LegLayer, _displace
 from model.structured.paths import PanelPool, RackDistances
@@ -81,6 +81,7 @@ class LegMemo:
         self.remeasured: tuple[LegLayer, np.ndarray] | None = None
         self.trunks = TrunkMemo()
         self.channel_legs = ChannelLegMemo()
+        self.port_ranks = PortRanks()  # step 1's port ranks while the links stand
 
     def distance(self, plant) -> RackDistances:
         """The rack distances for ``plant``: the pairs of the last layouts kept while the tray

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import msgspec
+import numpy as np
 import pytest
 
 from model.analysis import Analyzer, analyze
@@ -16,6 +17,7 @@ from model.design.structured_edit import route_via
 from model.engine.routed_links import RoutedLinks
 from model.engine.snapshot import snapshot
 from model.generators.generate import apply_cabling, generate
+from model.structured.channel_groups import group_channels
 from model.structured.channels import plant_fibres
 from model.structured.layout import MPO_PANEL as MPO
 from model.structured.layout import place_panels, structured_layout
@@ -214,3 +216,32 @@ def test_a_panel_over_its_ports_renamed_is_named_anew_in_the_finding():
     again = structured_layout(plant, memo=memo)
     assert any("renamed-panel" in f.message for f in again.findings)
     assert _every_record(again) == _every_record(structured_layout(plant))
+
+
+def test_links_made_anew_on_swapped_ports_are_ranked_anew():
+    """The port ranks are kept while the links are the same records: two links of one device
+    unmade and made again on each other's A ports (same ids, same count) are ranked anew."""
+    design = _hall("fat-tree zoned")
+    plant = RoutedLinks(design)
+    memo = LegMemo()
+    structured_layout(plant, memo=memo)
+    fibre = plant_fibres(plant)
+    by_device: dict[str, list] = {}
+    for lid, link in design.links.items():
+        if lid in fibre:
+            by_device.setdefault(link.a.device, []).append(link)
+    first, second = next(links for links in by_device.values() if len(links) > 1)[:2]
+    swapped = [
+        msgspec.structs.replace(first, a=second.a),
+        msgspec.structs.replace(second, a=first.a),
+    ]
+    design.remove_links([first.id, second.id])
+    design.add_links(swapped)
+    plant.refresh()
+    again = structured_layout(plant, memo=memo)
+    assert _every_record(again) == _every_record(structured_layout(plant))
+    # The members' end keys (which order a group's legs) are those of ranks worked out anew.
+    fpp_of = {p.medium: p.fibres_per_port for p in design.catalog.module_parts.values()}
+    kept = group_channels(plant, plant_fibres(plant), fpp_of, [], memo.port_ranks)[1]
+    fresh = group_channels(plant, plant_fibres(plant), fpp_of, [])[1]
+    assert np.array_equal(kept.end_key, fresh.end_key)
