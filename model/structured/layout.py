@@ -290,6 +290,7 @@ def _layout(
         recorded,
         msa,
         lean,
+        memo.rows if memo is not None else None,
     )
     return _with_panels(layout, design, pool, legs.cassette_no)
 

@@ -26,6 +26,7 @@ import numpy as np
 from model.common.findings import Finding
 from model.structured.channel_groups import ChannelColumns, PortRanks
 from model.structured.channel_reuse import ChannelLegMemo
+from model.structured.channel_table import RowIndex
 from model.structured.legs import LegLayer, _displace
 from model.structured.paths import PanelPool, RackDistances
 from model.structured.trunk_reuse import TrunkMemo
@@ -82,6 +83,7 @@ class LegMemo:
         self.trunks = TrunkMemo()
         self.channel_legs = ChannelLegMemo()
         self.port_ranks = PortRanks()  # step 1's port ranks while the links stand
+        self.rows = RowIndex()  # the channel table's link -> row index while its rows stand
 
     def distance(self, plant) -> RackDistances:
         """The rack distances for ``plant``: the pairs of the last layouts kept while the tray

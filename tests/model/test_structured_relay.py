@@ -18,6 +18,7 @@ from model.engine.routed_links import RoutedLinks
 from model.engine.snapshot import snapshot
 from model.generators.generate import apply_cabling, generate
 from model.structured.channel_groups import group_channels
+from model.structured.channel_table import ChannelTable, RowIndex
 from model.structured.channels import plant_fibres
 from model.structured.layout import MPO_PANEL as MPO
 from model.structured.layout import place_panels, structured_layout
@@ -84,12 +85,11 @@ def test_layouts_after_random_rack_moves_equal_a_full_layout(name):
     design = _hall(name)
     plant = RoutedLinks(design)
     memo = LegMemo()
-    assert _every_record(structured_layout(plant, memo=memo)) == _every_record(
-        structured_layout(plant)
-    )
+    last = structured_layout(plant, memo=memo)
+    assert _every_record(last) == _every_record(structured_layout(plant))
     assert memo.relaid_paths == -1  # the first layout lays every leg
     rng = random.Random(43)
-    reused = rebundled = remade = 0
+    reused = rebundled = remade = shared = 0
     for _ in range(6):
         if not _move_some_racks(design, rng, rng.choice([1, 1, 2])):
             continue
@@ -98,13 +98,16 @@ def test_layouts_after_random_rack_moves_equal_a_full_layout(name):
         reused += memo.relaid_paths >= 0
         rebundled += memo.trunks.changed_trunks > 0
         remade += memo.channel_legs.remade_paths > 0
+        shared += again.channels.row_of is last.channels.row_of
         assert _every_record(again) == _every_record(structured_layout(plant))
+        last = again
     # Some layout re-measured the kept legs, made some of the kept trunks again with their
     # new lengths and the channel-table legs of those trunks' paths (else this compared two
     # full layouts, or kept every trunk and table leg).
     assert reused
     assert rebundled
     assert remade
+    assert shared  # the channel table's link -> row index, as its rows stood
 
 
 def test_a_panel_placed_or_a_link_unmade_lays_every_leg_again():
@@ -245,3 +248,20 @@ def test_links_made_anew_on_swapped_ports_are_ranked_anew():
     kept = group_channels(plant, plant_fibres(plant), fpp_of, [], memo.port_ranks)[1]
     fresh = group_channels(plant, plant_fibres(plant), fpp_of, [])[1]
     assert np.array_equal(kept.end_key, fresh.end_key)
+
+
+def test_a_channel_table_shares_the_last_row_index_only_for_the_same_links_in_order():
+    kept = RowIndex()
+    first = ChannelTable({})
+    first.add_rows(["l1", "l2"], [0, 1], [0, 0], [1.0, 1.0], [1.0, 1.0], None, kept)
+    same = ChannelTable({})
+    same.add_rows(["l1", "l2"], [0, 1], [0, 0], [2.0, 2.0], [2.0, 2.0], None, kept)
+    assert same.row_of is first.row_of
+    swapped = ChannelTable({})
+    swapped.add_rows(["l2", "l1"], [0, 1], [0, 0], [1.0, 1.0], [1.0, 1.0], None, kept)
+    assert swapped.row_of == {"l2": 0, "l1": 1}
+    more = ChannelTable({})
+    more.add_rows(["l2", "l1"], [0, 1], [0, 0], [1.0, 1.0], [1.0, 1.0], None, kept)
+    more.add_rows(["l3"], [2], [0], [1.0], [1.0], None, kept)
+    assert more.row_of == {"l2": 0, "l1": 1, "l3": 2}
+    assert swapped.row_of == {"l2": 0, "l1": 1}  # rows added later never reach a shared index
