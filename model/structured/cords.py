@@ -247,6 +247,37 @@ def recorded_pieces(link, trunks: int) -> tuple[float | None, ...]:
     return pieces if len(pieces) == trunks + 2 else ()
 
 
+def link_entries(design) -> tuple[dict, dict, dict]:
+    """What the layout reads off the links' own entries, per link that has one: its polarity
+    record, its pieces' recorded lengths and its typed length (:func:`polarity_records`,
+    :func:`recorded_lengths`, :func:`typed_lengths`)."""
+    return polarity_records(design), recorded_lengths(design), typed_lengths(design)
+
+
+def polarity_records(design) -> dict:
+    """Per link with one, its record of the polarity installed (``Link.polarity``)."""
+    return {lid: link.polarity for lid, link in design.links.items() if link.polarity}
+
+
+def recorded_lengths(design) -> dict:
+    """Per link with them, its pieces' recorded lengths (import-netbox: cord A, each trunk,
+    cord B), which replace the estimates of those pieces; most designs have none (one pass)."""
+    return {
+        lid: link.as_built_pieces_m for lid, link in design.links.items() if link.as_built_pieces_m
+    }
+
+
+def typed_lengths(design) -> dict:
+    """Per link with one, its typed length (:func:`typed_length`): the channel's length too
+    (mostly none is typed: one pass, no call)."""
+    return {
+        lid: given[0]
+        for lid, link in design.links.items()
+        if (link.as_built_m is not None or link.length_override_m is not None)
+        and (given := typed_length(link)) is not None
+    }
+
+
 def typed_length(link) -> tuple[float, str] | None:
     """(length, which) a link's length is typed as: its as-built length, else its override."""
     if link.as_built_m is not None:

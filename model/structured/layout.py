@@ -58,7 +58,13 @@ from model.structured.channel_groups import group_channels
 from model.structured.channel_legs import channel_legs
 from model.structured.channel_table import ChannelTable
 from model.structured.channels import plant_fibres
-from model.structured.cords import lay_cords, msa_cord_fibres, typed_length
+from model.structured.cords import (
+    lay_cords,
+    msa_cord_fibres,
+    polarity_records,
+    recorded_lengths,
+    typed_lengths,
+)
 from model.structured.layout_records import LC_CASSETTE as LC_CASSETTE
 from model.structured.layout_records import (  # re-exported: callers read them from here
     LC_ENCLOSURE,
@@ -225,7 +231,9 @@ def _layout(
     direct = plant_fibres(plant)
     # The links that run through panels are added to the table in step 4; the others stay
     # direct. Polarity records are read now: the layout follows its design's revision only.
-    records = {lid: link.polarity for lid, link in design.links.items() if link.polarity}
+    # A memo keeps all three while the links stand; a one-shot reads each where it is used.
+    entries = memo.link_entries(design) if memo is not None else None
+    records = entries[0] if entries is not None else polarity_records(design)
     table = ChannelTable(direct, {lid: r for lid, r in records.items() if lid in direct})
     layout = StructuredLayout(style, table)
     if not uses_structured(design):
@@ -255,11 +263,7 @@ def _layout(
     if panels_only:
         layout.channels = ChannelTable({})  # no channel made, as no trunk or cord is
         return _with_panels(layout, design, pool, legs.cassette_no)
-    # Lengths recorded piece by piece (import-netbox: cord A, each trunk, cord B) replace the
-    # estimates of those pieces; most designs have none (one pass, no entry).
-    recorded = {
-        lid: link.as_built_pieces_m for lid, link in design.links.items() if link.as_built_pieces_m
-    }
+    recorded = entries[1] if entries is not None else recorded_lengths(design)
     if memo is not None:
         memo.bundle(layout, catalog, legs, route_of, settings.slack_pct, recorded)
     else:
@@ -272,13 +276,7 @@ def _layout(
         per_leg = memo.legs_of_channels(layout, table, legs, distance)
     else:
         per_leg = channel_legs(layout, table, legs, distance, lean)
-    # A typed length is the channel's length too (mostly none is typed: one pass, no call).
-    typed = {
-        lid: given[0]
-        for lid, link in design.links.items()
-        if (link.as_built_m is not None or link.length_override_m is not None)
-        and (given := typed_length(link)) is not None
-    }
+    typed = entries[2] if entries is not None else typed_lengths(design)
     msa = msa_cord_fibres(plant)  # an AMD or Broadcom module's cords: its vendor-neutral fibre
     lay_cords(
         layout,

@@ -27,6 +27,7 @@ from model.common.findings import Finding
 from model.structured.channel_groups import ChannelColumns, PortRanks
 from model.structured.channel_reuse import ChannelLegMemo
 from model.structured.channel_table import RowIndex
+from model.structured.cords import link_entries
 from model.structured.legs import LegLayer, _displace
 from model.structured.paths import PanelPool, RackDistances
 from model.structured.trunk_reuse import TrunkMemo
@@ -84,6 +85,8 @@ class LegMemo:
         self.channel_legs = ChannelLegMemo()
         self.port_ranks = PortRanks()  # step 1's port ranks while the links stand
         self.rows = RowIndex()  # the channel table's link -> row index while its rows stand
+        self._links: list = []  # the link records the kept entries were read off
+        self._entries: tuple[dict, dict, dict] | None = None
 
     def distance(self, plant) -> RackDistances:
         """The rack distances for ``plant``: the pairs of the last layouts kept while the tray
@@ -130,6 +133,16 @@ class LegMemo:
             row_path[rows] = p
         kept.row_path = row_path
         return legs, pool
+
+    def link_entries(self, design) -> tuple[dict, dict, dict]:
+        """:func:`model.structured.cords.link_entries` of ``design``: the last ones while its
+        links are equal to the records they were read off (the same records after a rack
+        move: one pointer each), in the same order; the entries are only read."""
+        links = list(design.links.values())
+        if self._entries is None or links != self._links:
+            self._entries = None  # not held while the next are read
+            self._entries, self._links = link_entries(design), links
+        return self._entries
 
     def bundle(self, layout, catalog, legs: LegLayer, route_of: dict, slack_pct: float, recorded):
         """Step 3 of a full layout on the legs :meth:`lay` returned (see

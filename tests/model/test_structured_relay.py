@@ -265,3 +265,18 @@ def test_a_channel_table_shares_the_last_row_index_only_for_the_same_links_in_or
     more.add_rows(["l3"], [2], [0], [1.0], [1.0], None, kept)
     assert more.row_of == {"l2": 0, "l1": 1, "l3": 2}
     assert swapped.row_of == {"l2": 0, "l1": 1}  # rows added later never reach a shared index
+
+
+def test_a_typed_length_set_after_a_layout_is_read_anew():
+    """The links' entries (polarity records, recorded pieces, typed lengths) are kept while
+    the links are the same records: a length typed on one link is read by the next layout."""
+    design = _hall("fat-tree zoned")
+    plant = RoutedLinks(design)
+    memo = LegMemo()
+    first = structured_layout(plant, memo=memo)
+    link = design.links[next(iter(first.channels.structured))]
+    design.update_links([msgspec.structs.replace(link, length_override_m=61.0)])
+    plant.refresh()
+    again = structured_layout(plant, memo=memo)
+    assert _every_record(again) == _every_record(structured_layout(plant))
+    assert _every_record(again) != _every_record(first)  # the typed length is in its cords
