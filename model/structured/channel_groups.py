@@ -49,12 +49,27 @@ class ChannelColumns:
         return len(self.link_ids)
 
 
+class PortRanks:
+    """The port ranks :func:`group_channels` worked out from the links last (not from the
+    loader's codes), kept for the next layout of the same design (an editor's analysis):
+    while its links are the same records in the same order, so are their ports' ranks."""
+
+    def __init__(self) -> None:
+        self.links: list = []
+        self.ranks: tuple = ()
+
+
 def group_channels(
-    plant, direct: Mapping, fpp_of: dict, findings: list[Finding]
+    plant,
+    direct: Mapping,
+    fpp_of: dict,
+    findings: list[Finding],
+    kept_ranks: PortRanks | None = None,
 ) -> tuple[dict[tuple, np.ndarray], ChannelColumns, dict[tuple[str, str], str]]:
     """The channels of ``direct``'s links grouped by path (racks and named panels), mode and
     connector: (per group key, its member rows; the members' columns; per rack pair, the link
-    whose tray route a trunk between those racks follows)."""
+    whose tray route a trunk between those racks follows). ``kept_ranks``: the last layout's
+    port ranks of this design, reused while its links stand (and refilled)."""
     design = plant.design
     # A FibreTable's own list (read only here): the cords then know each member's fibre row.
     link_ids = direct.link_ids if isinstance(direct, FibreTable) else list(direct)
@@ -87,7 +102,9 @@ def group_channels(
     # The plant routes a link within its rack exactly where its two devices' racks are one
     # (model.engine.geometry.compose_lengths' "same-rack"): such a channel has no panel.
     same_rack = rack_a == rack_b
-    end_key = _end_key(dev_rank[dev_a], dev_rank[dev_b], *_port_ranks(plant, rows, link_ids))
+    end_key = _end_key(
+        dev_rank[dev_a], dev_rank[dev_b], *_port_ranks(plant, rows, link_ids, kept_ranks)
+    )
     route_of = _route_links(link_ids, horizontal, rack_a, rack_b, rack_ids)
     cols = ChannelColumns(
         link_ids,
@@ -185,11 +202,15 @@ def _end_key(
     return np.minimum(a, b) * len(ends) + np.maximum(a, b)
 
 
-def _port_ranks(plant, rows: np.ndarray, link_ids: list[str]) -> tuple:
+def _port_ranks(
+    plant, rows: np.ndarray, link_ids: list[str], kept: PortRanks | None = None
+) -> tuple:
     """Per link of ``link_ids`` (plant ``rows``): its A and B port's place in the order of port
     names, and how many places there are. From the loader's port codes while the design is
     unedited and the plant's rows are its links in order (a gather; reading the ports of 393k
-    links and numbering them was ~0.25 s of a zoned XL layout), else from the links."""
+    links and numbering them was ~0.25 s of a zoned XL layout), else from the links: those
+    ``kept`` when the links are equal to the ones it kept them for (the same records after a
+    rack move: compared by identity first, one pointer each), else numbered now."""
     design = plant.design
     codes = loaded_link_codes(design)
     if codes is not None and len(plant.link_ids) == codes.link_count:
@@ -200,13 +221,18 @@ def _port_ranks(plant, rows: np.ndarray, link_ids: list[str]) -> tuple:
             port = codes.port
             return rank[port[rows]], rank[port[codes.link_count + rows]], len(names)
     links = list(map(design.links.__getitem__, link_ids))
+    if kept is not None and kept.links == links:
+        return kept.ranks
     port_a, port_b = list(map(_PORT_A, links)), list(map(_PORT_B, links))
     port_no = {p: i for i, p in enumerate(sorted({*port_a, *port_b}))}
-    return (
+    ranks = (
         np.fromiter(map(port_no.__getitem__, port_a), np.int64, len(links)),
         np.fromiter(map(port_no.__getitem__, port_b), np.int64, len(links)),
         len(port_no),
     )
+    if kept is not None:
+        kept.links, kept.ranks = links, ranks
+    return ranks
 
 
 def _route_links(link_ids, horizontal, rack_a, rack_b, rack_ids) -> dict[tuple[str, str], str]:

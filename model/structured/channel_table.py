@@ -43,6 +43,17 @@ class Cord(msgspec.Struct, frozen=True, gc=False):  # a Struct: see model.struct
     quantity: int = 1
 
 
+class RowIndex:
+    """The link -> row index of a layout's channel table, kept for the next layout of the
+    same design (an editor's analysis): a table whose rows are the same links in the same
+    order shares it (393k entries at zoned XL; made again, a tenth of a re-measured layout).
+    Only :meth:`ChannelTable.add_rows` fills it; a made table's index is only read."""
+
+    def __init__(self) -> None:
+        self.link_ids: list[str] = []
+        self.row_of: dict[str, int] = {}
+
+
 class ChannelTable(Mapping):
     """Link id -> its :class:`~model.structured.channels.Channel`, in the plant's link order.
 
@@ -123,15 +134,33 @@ class ChannelTable(Mapping):
         self.leg_trunk_m += trunk_m
         return range(start, start + n)
 
-    def add_rows(self, link_ids, legs, positions, cord_a_m, cord_b_m, fibre_rows=None) -> None:
+    def add_rows(
+        self,
+        link_ids,
+        legs,
+        positions,
+        cord_a_m,
+        cord_b_m,
+        fibre_rows=None,
+        kept: RowIndex | None = None,
+    ) -> None:
         """Add the channels of ``link_ids`` (columns of equal length, see the attributes;
-        ``fibre_rows``: their links' rows of ``fibres``, None when not known)."""
+        ``fibre_rows``: their links' rows of ``fibres``, None when not known). ``kept``: the
+        last layout's index, shared when these are the table's first rows and the same links
+        (compared by identity first: the same strings); else refilled with this one."""
         start = len(self.link_ids)
         if fibre_rows is None or self.fibre_rows is None:
             self.fibre_rows = None
         else:
             self.fibre_rows.extend(fibre_rows)
-        self.row_of.update(zip(link_ids, range(start, start + len(link_ids)), strict=True))
+        if start == 0 and kept is not None and kept.link_ids == link_ids:
+            self.row_of = kept.row_of
+        else:
+            if kept is not None and self.row_of is kept.row_of:
+                self.row_of = dict(self.row_of)  # rows added to a shared index: its own
+            self.row_of.update(zip(link_ids, range(start, start + len(link_ids)), strict=True))
+            if start == 0 and kept is not None:
+                kept.link_ids, kept.row_of = list(link_ids), self.row_of
         self.link_ids.extend(link_ids)
         self.legs.extend(legs)
         self.ports.extend(positions)

@@ -15,7 +15,7 @@ import numpy as np
 
 from model.catalog.parts import FibrePart, part_words, vendor_neutral_fibre
 from model.common.findings import Finding
-from model.structured.channel_table import ChannelTable
+from model.structured.channel_table import ChannelTable, RowIndex
 from model.structured.stock_lengths import stock_lengths_at
 
 if TYPE_CHECKING:
@@ -33,6 +33,7 @@ def lay_cords(
     recorded: dict[str, tuple[float | None, ...]] | None = None,
     msa: dict[str, FibrePart] | None = None,
     lean: bool = False,
+    row_index: RowIndex | None = None,
 ) -> None:
     """The cords of every leg's links, as columns; each link's channel row (its first leg) and,
     for a link of several fibres, their lengths (``leg_lengths_m``). A cord is the link's vertical at that end + the
@@ -45,7 +46,9 @@ def lay_cords(
     recorded cord is that length, whatever the typed length would share out. ``msa``: per
     link on a module not NVIDIA's, the vendor-neutral fibre its cords are instead of the
     medium's (:func:`msa_cord_fibres`). ``lean``: the cords and their findings only, no channel
-    row in ``table`` (the findings' layout, :func:`model.structured.layout.structured_layout`)."""
+    row in ``table`` (the findings' layout, :func:`model.structured.layout.structured_layout`).
+    ``row_index``: the last layout's link -> row index (:class:`RowIndex`), shared when the
+    rows are the same links."""
     # ``per_leg``: columns, one value per leg (its table leg, the cords' rack distances A and
     # B, its trunks' length), every leg's members one after the other and how many each leg
     # has, and the members' columns: a cord pair per member of each leg, its figures
@@ -96,7 +99,7 @@ def lay_cords(
     # halls have one pair per link: no member twice, no pass per cord pair.
     if np.bincount(member).max() <= 1:
         known = fibre_rows.tolist() if fibre_rows is not None else None
-        table.add_rows(link_ids, leg_of.tolist(), ports, got_a, got_b, known)
+        table.add_rows(link_ids, leg_of.tolist(), ports, got_a, got_b, known, row_index)
         return
     first: dict[str, int] = {}
     repeats = [row for row, lid in enumerate(link_ids) if first.setdefault(lid, row) != row]
@@ -118,6 +121,7 @@ def lay_cords(
         [got_a[r] for r in first_rows],
         [got_b[r] for r in first_rows],
         fibre_rows[first_rows].tolist() if fibre_rows is not None else None,
+        row_index,
     )
 
 
@@ -241,6 +245,37 @@ def recorded_pieces(link, trunks: int) -> tuple[float | None, ...]:
     channel of ``trunks`` trunks, else none: what the layout takes from the record."""
     pieces = link.as_built_pieces_m if link is not None else ()
     return pieces if len(pieces) == trunks + 2 else ()
+
+
+def link_entries(design) -> tuple[dict, dict, dict]:
+    """What the layout reads off the links' own entries, per link that has one: its polarity
+    record, its pieces' recorded lengths and its typed length (:func:`polarity_records`,
+    :func:`recorded_lengths`, :func:`typed_lengths`)."""
+    return polarity_records(design), recorded_lengths(design), typed_lengths(design)
+
+
+def polarity_records(design) -> dict:
+    """Per link with one, its record of the polarity installed (``Link.polarity``)."""
+    return {lid: link.polarity for lid, link in design.links.items() if link.polarity}
+
+
+def recorded_lengths(design) -> dict:
+    """Per link with them, its pieces' recorded lengths (import-netbox: cord A, each trunk,
+    cord B), which replace the estimates of those pieces; most designs have none (one pass)."""
+    return {
+        lid: link.as_built_pieces_m for lid, link in design.links.items() if link.as_built_pieces_m
+    }
+
+
+def typed_lengths(design) -> dict:
+    """Per link with one, its typed length (:func:`typed_length`): the channel's length too
+    (mostly none is typed: one pass, no call)."""
+    return {
+        lid: given[0]
+        for lid, link in design.links.items()
+        if (link.as_built_m is not None or link.length_override_m is not None)
+        and (given := typed_length(link)) is not None
+    }
 
 
 def typed_length(link) -> tuple[float, str] | None:

@@ -24,9 +24,13 @@ import copy
 import numpy as np
 
 from model.common.findings import Finding
-from model.structured.channel_groups import ChannelColumns
+from model.structured.channel_groups import ChannelColumns, PortRanks
+from model.structured.channel_reuse import ChannelLegMemo
+from model.structured.channel_table import RowIndex
+from model.structured.cords import link_entries
 from model.structured.legs import LegLayer, _displace
 from model.structured.paths import PanelPool, RackDistances
+from model.structured.trunk_reuse import TrunkMemo
 
 
 def tray_graph_key(design) -> tuple:
@@ -74,6 +78,15 @@ class LegMemo:
         self.distances: RackDistances | None = None
         self._kept: _Kept | None = None
         self.relaid_paths = -1  # paths re-measured by the last layout (-1: a full step 2)
+        # The last step 2 re-measured these legs (the kept legs, the numbers of the legs
+        # worked out again), None when it laid them anew: step 3's memo reads it.
+        self.remeasured: tuple[LegLayer, np.ndarray] | None = None
+        self.trunks = TrunkMemo()
+        self.channel_legs = ChannelLegMemo()
+        self.port_ranks = PortRanks()  # step 1's port ranks while the links stand
+        self.rows = RowIndex()  # the channel table's link -> row index while its rows stand
+        self._links: list = []  # the link records the kept entries were read off
+        self._entries: tuple[dict, dict, dict] | None = None
 
     def distance(self, plant) -> RackDistances:
         """The rack distances for ``plant``: the pairs of the last layouts kept while the tray
@@ -100,11 +113,15 @@ class LegMemo:
         now = _inputs(design, pool, groups, columns)
         kept = self._kept
         if kept is not None and _same_structure(kept, now):
-            remeasured, self.relaid_paths = _remeasured(
+            base = kept.legs
+            remeasured, (touched_legs, paths) = _remeasured(
                 kept, now, design, findings, columns, distance
             )
+            self.relaid_paths = len(paths)
+            self.remeasured = (base, touched_legs)
             return remeasured, kept.pool
         self.relaid_paths = -1
+        self.remeasured = None
         self._kept = None  # not held while the next one is made
         first = len(findings)
         legs = LegLayer(design, pool, findings, False)
@@ -116,6 +133,28 @@ class LegMemo:
             row_path[rows] = p
         kept.row_path = row_path
         return legs, pool
+
+    def link_entries(self, design) -> tuple[dict, dict, dict]:
+        """:func:`model.structured.cords.link_entries` of ``design``: the last ones while its
+        links are equal to the records they were read off (the same records after a rack
+        move: one pointer each), in the same order; the entries are only read."""
+        links = list(design.links.values())
+        if self._entries is None or links != self._links:
+            self._entries = None  # not held while the next are read
+            self._entries, self._links = link_entries(design), links
+        return self._entries
+
+    def bundle(self, layout, catalog, legs: LegLayer, route_of: dict, slack_pct: float, recorded):
+        """Step 3 of a full layout on the legs :meth:`lay` returned (see
+        :class:`~model.structured.trunk_reuse.TrunkMemo`)."""
+        self.trunks.bundle(layout, catalog, legs, route_of, slack_pct, recorded, self.remeasured)
+
+    def legs_of_channels(self, layout, table, legs: LegLayer, distance) -> tuple:
+        """Step 4's legs of a full layout on the legs :meth:`bundle` bundled (see
+        :class:`~model.structured.channel_reuse.ChannelLegMemo`)."""
+        return self.channel_legs.channel_legs(
+            layout, table, legs, distance, self.remeasured, self.trunks.changed_legs
+        )
 
 
 def _inputs(design, pool: PanelPool, groups: dict, columns: ChannelColumns) -> _Kept:
@@ -159,10 +198,11 @@ def _same_structure(kept: _Kept, now: _Kept) -> bool:
 
 def _remeasured(
     kept: _Kept, now: _Kept, design, findings: list[Finding], columns, distance
-) -> tuple[LegLayer, int]:
+) -> tuple[LegLayer, tuple[np.ndarray, list[int]]]:
     """The kept legs with the lengths of ``now``: each path whose racks moved or whose
     members' routes changed has its legs' segment lengths (and cords' ways to patch racks)
-    worked out again as :class:`LegLayer` does; returns the legs and how many paths."""
+    worked out again as :class:`LegLayer` does; returns the legs, and the numbers of the
+    legs and of the paths worked out again."""
     old = kept.legs
     moved = {r for r, at in now.positions.items() if kept.positions[r] != at}
     # Bit for bit: a length that changed in any way is measured again.
@@ -182,8 +222,11 @@ def _remeasured(
     legs.seg_m, legs.cord_off_m = list(old.seg_m), list(old.cord_off_m)
     horizontal = columns.horizontal
     racks_of = design.racks
-    for p in sorted(touched):
+    paths = sorted(touched)
+    spans = []
+    for p in paths:
         start, end, displaced, racks, (rack_a, rack_b, _), _group = old.paths[p]
+        spans.append(np.arange(start, end, dtype=np.int64))
         own_route = len(racks) == 2 and (racks[0], racks[1]) == (rack_a, rack_b)
         fixed_m = (
             ()
@@ -213,4 +256,5 @@ def _remeasured(
             legs.seg_m[k], legs.cord_off_m[k] = seg_m, cord_off_m
     # The next edit is compared with this design's lengths, on these legs.
     kept.horizontal, kept.positions, kept.legs = now.horizontal, now.positions, legs
-    return legs, len(touched)
+    touched_legs = np.concatenate(spans) if spans else np.zeros(0, dtype=np.int64)
+    return legs, (touched_legs, paths)

@@ -37,18 +37,20 @@ def bundle_trunks(
     route_of: dict,
     slack_pct: float,
     recorded: dict | None = None,
-) -> None:
+) -> TrunkBundling | None:
     """The legs of each panel pair of ``laid.segments`` (a
     :class:`~model.structured.legs.LegLayer`) bundled into trunks (``layout.trunks``, in the
     pairs' order), each leg told its trunks (``laid.trunks``); ``recorded``: per link, its
-    pieces' recorded lengths (a trunk takes its links' record)."""
+    pieces' recorded lengths (a trunk takes its links' record). Returns how the legs were
+    bundled (None: no trunk), which :mod:`model.structured.trunk_reuse` keeps."""
     slots = laid.trunk_slots()
     cut = _cut(catalog, laid)
     if not cut.parts:
-        return
+        return None
     starts = np.asarray(cut.starts, dtype=np.int64)
+    seg_m = np.asarray(cut.seg_m, dtype=np.float64)
     sizes = np.diff(np.append(starts, len(cut.seg_m)))
-    lengths_m = _lengths(np.asarray(cut.seg_m, dtype=np.float64), starts, slack_pct)
+    lengths_m = _lengths(seg_m, starts, slack_pct)
     recorded_m: list[float | None] = [None] * len(starts)
     if recorded:
         recorded_m = [
@@ -108,7 +110,36 @@ def bundle_trunks(
     elements[n:] = list(map(Element, repeat(_TRUNK, n), ids, part_ids, got, repeat("A", n)))
     trunk_of = np.repeat(np.arange(n, dtype=np.int64), sizes)
     seg_nos = np.asarray(cut.seg_nos, dtype=np.int64)
-    slots[np.asarray(cut.legs, dtype=np.int64), seg_nos] = elements[trunk_of + n * (seg_nos > 0)]
+    seg_legs = np.asarray(cut.legs, dtype=np.int64)
+    slots[seg_legs, seg_nos] = elements[trunk_of + n * (seg_nos > 0)]
+    return TrunkBundling(
+        seg_legs, seg_nos, seg_m, starts, trunk_of, cut, lengths_m, ordered, trunks, elements
+    )
+
+
+class TrunkBundling:
+    """How step 3 bundled the legs: per segment (in the pairs' order) its leg, segment number,
+    length and trunk; per trunk its first segment, part, mode, width, length, orderable length
+    and record; and the trunk elements (Type B, then Type A)."""
+
+    def __init__(
+        self,
+        seg_legs: np.ndarray,
+        seg_nos: np.ndarray,
+        seg_m: np.ndarray,
+        starts: np.ndarray,
+        trunk_of: np.ndarray,
+        cut: _Cut,
+        lengths_m: list[float],
+        ordered: list[float],
+        trunks: list[Trunk],
+        elements: np.ndarray,
+    ) -> None:
+        self.seg_legs, self.seg_nos, self.seg_m = seg_legs, seg_nos, seg_m
+        self.starts, self.trunk_of = starts, trunk_of
+        self.parts, self.modes, self.widths = cut.parts, cut.modes, cut.widths
+        self.lengths_m, self.ordered = lengths_m, ordered
+        self.trunks, self.elements = trunks, elements
 
 
 class _Cut:

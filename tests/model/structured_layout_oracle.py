@@ -241,9 +241,9 @@ def plant_fibres_by_link(plant) -> dict:
 
 
 def leg_tuples_per_leg(nodes_col: list, trunks_col: list, single: bool) -> tuple[list, list, list]:
-    """:func:`model.structured.layout._leg_tuples` as it was: tuples of its own for every leg
+    """:func:`model.structured.channel_legs.leg_tuples` as it was: tuples of its own for every leg
     (each leg's trunks as a list, also where ``single`` gives its one trunk's element)."""
-    from model.structured.layout import _middle
+    from model.structured.channel_legs import _middle
 
     legs = [([t] if single else t, nodes) for t, nodes in zip(trunks_col, nodes_col, strict=True)]
     trunk_ids = [tuple([t.object_id for t in trunks]) for trunks, _ in legs]

@@ -13,6 +13,7 @@ import msgspec
 import numpy as np
 import pytest
 
+import model.structured.channel_legs as channel_legs_module
 import model.structured.layout as layout_module
 from model.analysis.tray_fill import trunk_load
 from model.design.structured_edit import route_via
@@ -145,9 +146,10 @@ def test_groups_are_those_made_link_by_link(name):
 
 def _oracle_cords(layout, table, per_leg, *args):
     """lay_cords as it was, on the members as tuples (link, up A, horizontal, up B); the whole
-    layout's (its last argument, ``lean``, False: the oracle has no findings-only form)."""
-    *args, lean = args
-    assert lean is False
+    layout's (its last arguments: ``lean`` False, the oracle has no findings-only form; no
+    kept row index, a layout without a memo)."""
+    *args, lean, row_index = args
+    assert lean is False and row_index is None
     *columns_of_legs, (member, sizes), columns = per_leg
     chunks = np.split(member, np.cumsum(sizes)[:-1]) if len(sizes) else []
     tuples = [
@@ -275,7 +277,7 @@ def test_legs_sharing_tuples_are_the_legs_with_tuples_of_their_own(monkeypatch, 
     own, LC cassettes (each leg's own) included; and fewer tuples are made."""
     plant = RoutedLinks(_hall(name))
     shared = structured_layout(plant)
-    monkeypatch.setattr(layout_module, "_leg_tuples", leg_tuples_per_leg)
+    monkeypatch.setattr(channel_legs_module, "leg_tuples", leg_tuples_per_leg)
     own = structured_layout(plant)
     assert _whole_picture(shared) == _whole_picture(own)
     assert shared.channels.middles == own.channels.middles

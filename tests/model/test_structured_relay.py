@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import msgspec
+import numpy as np
 import pytest
 
 from model.analysis import Analyzer, analyze
@@ -16,6 +17,8 @@ from model.design.structured_edit import route_via
 from model.engine.routed_links import RoutedLinks
 from model.engine.snapshot import snapshot
 from model.generators.generate import apply_cabling, generate
+from model.structured.channel_groups import group_channels
+from model.structured.channel_table import ChannelTable, RowIndex
 from model.structured.channels import plant_fibres
 from model.structured.layout import MPO_PANEL as MPO
 from model.structured.layout import place_panels, structured_layout
@@ -82,21 +85,29 @@ def test_layouts_after_random_rack_moves_equal_a_full_layout(name):
     design = _hall(name)
     plant = RoutedLinks(design)
     memo = LegMemo()
-    assert _every_record(structured_layout(plant, memo=memo)) == _every_record(
-        structured_layout(plant)
-    )
+    last = structured_layout(plant, memo=memo)
+    assert _every_record(last) == _every_record(structured_layout(plant))
     assert memo.relaid_paths == -1  # the first layout lays every leg
     rng = random.Random(43)
-    reused = 0
+    reused = rebundled = remade = shared = 0
     for _ in range(6):
         if not _move_some_racks(design, rng, rng.choice([1, 1, 2])):
             continue
         plant.refresh()
         again = structured_layout(plant, memo=memo)
         reused += memo.relaid_paths >= 0
+        rebundled += memo.trunks.changed_trunks > 0
+        remade += memo.channel_legs.remade_paths > 0
+        shared += again.channels.row_of is last.channels.row_of
         assert _every_record(again) == _every_record(structured_layout(plant))
-    # Some layout re-measured the kept legs (else this compared two full layouts).
+        last = again
+    # Some layout re-measured the kept legs, made some of the kept trunks again with their
+    # new lengths and the channel-table legs of those trunks' paths (else this compared two
+    # full layouts, or kept every trunk and table leg).
     assert reused
+    assert rebundled
+    assert remade
+    assert shared  # the channel table's link -> row index, as its rows stood
 
 
 def test_a_panel_placed_or_a_link_unmade_lays_every_leg_again():
@@ -208,3 +219,64 @@ def test_a_panel_over_its_ports_renamed_is_named_anew_in_the_finding():
     again = structured_layout(plant, memo=memo)
     assert any("renamed-panel" in f.message for f in again.findings)
     assert _every_record(again) == _every_record(structured_layout(plant))
+
+
+def test_links_made_anew_on_swapped_ports_are_ranked_anew():
+    """The port ranks are kept while the links are the same records: two links of one device
+    unmade and made again on each other's A ports (same ids, same count) are ranked anew."""
+    design = _hall("fat-tree zoned")
+    plant = RoutedLinks(design)
+    memo = LegMemo()
+    structured_layout(plant, memo=memo)
+    fibre = plant_fibres(plant)
+    by_device: dict[str, list] = {}
+    for lid, link in design.links.items():
+        if lid in fibre:
+            by_device.setdefault(link.a.device, []).append(link)
+    first, second = next(links for links in by_device.values() if len(links) > 1)[:2]
+    swapped = [
+        msgspec.structs.replace(first, a=second.a),
+        msgspec.structs.replace(second, a=first.a),
+    ]
+    design.remove_links([first.id, second.id])
+    design.add_links(swapped)
+    plant.refresh()
+    again = structured_layout(plant, memo=memo)
+    assert _every_record(again) == _every_record(structured_layout(plant))
+    # The members' end keys (which order a group's legs) are those of ranks worked out anew.
+    fpp_of = {p.medium: p.fibres_per_port for p in design.catalog.module_parts.values()}
+    kept = group_channels(plant, plant_fibres(plant), fpp_of, [], memo.port_ranks)[1]
+    fresh = group_channels(plant, plant_fibres(plant), fpp_of, [])[1]
+    assert np.array_equal(kept.end_key, fresh.end_key)
+
+
+def test_a_channel_table_shares_the_last_row_index_only_for_the_same_links_in_order():
+    kept = RowIndex()
+    first = ChannelTable({})
+    first.add_rows(["l1", "l2"], [0, 1], [0, 0], [1.0, 1.0], [1.0, 1.0], None, kept)
+    same = ChannelTable({})
+    same.add_rows(["l1", "l2"], [0, 1], [0, 0], [2.0, 2.0], [2.0, 2.0], None, kept)
+    assert same.row_of is first.row_of
+    swapped = ChannelTable({})
+    swapped.add_rows(["l2", "l1"], [0, 1], [0, 0], [1.0, 1.0], [1.0, 1.0], None, kept)
+    assert swapped.row_of == {"l2": 0, "l1": 1}
+    more = ChannelTable({})
+    more.add_rows(["l2", "l1"], [0, 1], [0, 0], [1.0, 1.0], [1.0, 1.0], None, kept)
+    more.add_rows(["l3"], [2], [0], [1.0], [1.0], None, kept)
+    assert more.row_of == {"l2": 0, "l1": 1, "l3": 2}
+    assert swapped.row_of == {"l2": 0, "l1": 1}  # rows added later never reach a shared index
+
+
+def test_a_typed_length_set_after_a_layout_is_read_anew():
+    """The links' entries (polarity records, recorded pieces, typed lengths) are kept while
+    the links are the same records: a length typed on one link is read by the next layout."""
+    design = _hall("fat-tree zoned")
+    plant = RoutedLinks(design)
+    memo = LegMemo()
+    first = structured_layout(plant, memo=memo)
+    link = design.links[next(iter(first.channels.structured))]
+    design.update_links([msgspec.structs.replace(link, length_override_m=61.0)])
+    plant.refresh()
+    again = structured_layout(plant, memo=memo)
+    assert _every_record(again) == _every_record(structured_layout(plant))
+    assert _every_record(again) != _every_record(first)  # the typed length is in its cords
