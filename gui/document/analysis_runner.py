@@ -113,9 +113,8 @@ class _Work:
 
 
 class _JobSignals(QObject):
-    # revision, (report, bundles, lengths, tiers, used, structured, findings, fabrics, route
-    # names) or None,
-    # error, seconds
+    # revision, ((report, tiers, structured, findings, fabrics, route names), (bundles,
+    # lengths, used)) and the re-routed link ids, SUPERSEDED or None; error, seconds
     done = Signal(int, object, str, float)
     # revision, (report, tiers, structured, findings, fabrics, route names), seconds: sent once
     # the report is made, before the bundles, stretches and histogram (those come with done)
@@ -185,17 +184,7 @@ class _Job(QRunnable):
         bundles = analyzer.cables_by_tray(medium_bundle_group) if work.plant is not None else {}
         lengths = length_histogram(work.plant) if work.plant is not None else None
         used = analyzer.used_stretches() if work.plant is not None else {}
-        return (
-            report,
-            bundles,
-            lengths,
-            tiers,
-            used,
-            structured,
-            findings,
-            fabrics,
-            names,
-        ), rerouted
+        return (early, (bundles, lengths, used)), rerouted
 
 
 class AnalysisRunner(QObject):
@@ -500,7 +489,7 @@ class AnalysisRunner(QObject):
             self._analyzer = None  # its caches may be half updated: start over next time
             self.failed.emit(error)
         elif self.result is not None:
-            (_, bundles, lengths, _, used, *_), _ = result
+            (_, (bundles, lengths, used)), _ = result
             self.result = replace(
                 self.result, seconds=seconds, bundles=bundles, lengths=lengths, used=used
             )
@@ -556,6 +545,5 @@ class AnalysisRunner(QObject):
         if result is None:
             self.failed.emit(error)
             return
-        report, bundles, lengths, tiers, used, structured, findings, fabrics, names = result
-        early = (report, tiers, structured, findings, fabrics, names)
-        self._publish(revision, early, (bundles, lengths, used), seconds)
+        early, rest = result
+        self._publish(revision, early, rest, seconds)

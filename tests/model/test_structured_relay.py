@@ -134,28 +134,44 @@ def test_a_panel_placed_or_a_link_unmade_lays_every_leg_again():
     assert memo.relaid_paths == -1
 
 
+class EditorWorker:
+    """The editor's analysis worker's way of following a design, without Qt: the design's change
+    events, a snapshot per edit, ``Analyzer.advance`` (as tests/model/test_snapshot_pipeline)."""
+
+    def __init__(self, design) -> None:
+        self.design, self.plant = design, RoutedLinks(design)
+        self.changes: list = []
+        self.subscription = design.subscribe(self.changes.append)
+        frozen, frozen_plant = snapshot(design, self.plant)
+        self.analyzer = Analyzer(frozen, frozen_plant, subscribe=False, refresh_plant=False)
+        self.analyzer.advance(frozen, frozen_plant, [], set())
+
+    def advance(self):
+        """The report after the edits made since the last call."""
+        changed_links = set(self.plant.refresh())
+        frozen, frozen_plant = snapshot(self.design, self.plant)
+        report = self.analyzer.advance(frozen, frozen_plant, self.changes, changed_links)
+        self.changes.clear()
+        return report
+
+    def close(self) -> None:
+        self.subscription.close()
+
+
 def test_an_editor_analysis_after_rack_moves_equals_a_fresh_one():
-    """The worker's way (snapshots, change events), as tests/model/test_snapshot_pipeline."""
     design = _hall("fat-tree zoned")
-    plant = RoutedLinks(design)
-    changes: list = []
-    subscription = design.subscribe(changes.append)
-    frozen, frozen_plant = snapshot(design, plant)
-    analyzer = Analyzer(frozen, frozen_plant, subscribe=False, refresh_plant=False)
-    analyzer.advance(frozen, frozen_plant, [], set())
+    worker = EditorWorker(design)
+    plant, analyzer = worker.plant, worker.analyzer
     rng = random.Random(7)
     reused = 0
     for _ in range(4):
         _move_some_racks(design, rng, 1)
-        changed_links = set(plant.refresh())
-        frozen, frozen_plant = snapshot(design, plant)
-        report = analyzer.advance(frozen, frozen_plant, changes, changed_links)
+        report = worker.advance()
         reused += analyzer._legs.relaid_paths >= 0
-        changes.clear()
         fresh = analyze(design, plant)
         assert report.to_json() == fresh.to_json()
         assert _every_record(analyzer.structured) == _every_record(structured_layout(plant))
-    subscription.close()
+    worker.close()
     assert reused
 
 

@@ -16,14 +16,13 @@ import random
 import msgspec
 import pytest
 
-from model.analysis import Analyzer, analyze
+from model.analysis import analyze
 from model.design.design import DesignError
 from model.design.structured_edit import route_via
 from model.engine.routed_links import RoutedLinks
-from model.engine.snapshot import snapshot
 from model.structured.layout import MPO_PANEL, structured_layout
 from model.structured.leg_reuse import LegMemo
-from tests.model.test_structured_relay import _every_record, _hall
+from tests.model.test_structured_relay import EditorWorker, _every_record, _hall
 
 REFUSED = (DesignError, ValueError, IndexError, StopIteration)
 
@@ -134,12 +133,8 @@ def test_a_kept_layout_after_mixed_edits_equals_a_fresh_one(name, seed):
 def test_the_editors_analysis_after_mixed_edits_equals_a_fresh_one(name, seed):
     """Driven as the editor's worker drives it: a snapshot per edit, ``Analyzer.advance``."""
     design = _hall(name)
-    plant = RoutedLinks(design)
-    changes: list = []
-    subscription = design.subscribe(changes.append)
-    frozen, frozen_plant = snapshot(design, plant)
-    analyzer = Analyzer(frozen, frozen_plant, subscribe=False, refresh_plant=False)
-    analyzer.advance(frozen, frozen_plant, [], set())
+    worker = EditorWorker(design)
+    plant, analyzer = worker.plant, worker.analyzer
     rng = random.Random(seed)
     undo: list = []
     done: list[str] = []
@@ -151,12 +146,9 @@ def test_the_editors_analysis_after_mixed_edits_equals_a_fresh_one(name, seed):
             except REFUSED:
                 continue
             done.append(kind)
-            changed_links = set(plant.refresh())
-            frozen, frozen_plant = snapshot(design, plant)
-            report = analyzer.advance(frozen, frozen_plant, changes, changed_links)
-            changes.clear()
+            report = worker.advance()
             fresh = structured_layout(plant)
             assert _every_record(analyzer.structured) == _every_record(fresh), done
             assert report.to_json() == analyze(design, plant).to_json(), done
     finally:
-        subscription.close()
+        worker.close()
