@@ -46,7 +46,7 @@ from model.analysis.reliability import forecast, hall_counts
 from model.analysis.report import Report
 from model.analysis.topology import Topology, infer_topology, tier_codes, tier_name, tier_order
 from model.analysis.totals import plant_sum, power_and_cost
-from model.analysis.tray_fill import TrayFill, trunk_load
+from model.analysis.tray_fill import TrayFill, TrunkLoadMemo, trunk_load
 from model.common.findings import Finding, sort_findings
 from model.design.changes import (
     DEVICE_KINDS,
@@ -141,6 +141,7 @@ class Analyzer:
         self._rack_power = RackPowerSums()  # (typical, max) per rack, kept while plugs stand
         self._plant_cache = PlantCache()  # the cage graph, reused while no link changes cages
         self._legs = LegMemo()  # the last structured legs, re-measured after a rack move
+        self._trunk_load = TrunkLoadMemo()  # its trunks, read again only where re-made
         self.given_phys = None  # analyze()'s caller's physical plant of ``plant``, if any
         self.given_topology = None  # analyze()'s caller's topology of the design, if any
         self.given_plant_free = None  # analyze()'s caller's: () -> PlantFreeFigures, if any
@@ -356,8 +357,7 @@ class Analyzer:
 
     def _checks(self) -> tuple:
         """Every stage the findings read, brought up to date: (the physical plant, tray items,
-        typical and maximum power per rack, tray fill, the findings unsorted, the structured
-        channels)."""
+        per-rack typical and max power, tray fill, the findings unsorted, structured channels)."""
         design = self.design
         changed, racks_moved = self._take_changes()
         if racks_moved:
@@ -383,7 +383,7 @@ class Analyzer:
             layout = getattr(phys, "structured", None) or structured_layout(self.plant)
         self.structured = layout
         rows = phys.structured_rows if layout is getattr(phys, "structured", 0) else None
-        trunks = trunk_load(self.plant, layout, rows) if layout is not None else None
+        trunks = trunk_load(self.plant, layout, rows, self._trunk_load) if layout else None
         fill = self._trays.update(design, self.plant, changed, trunks)
         findings = self._findings(topo, bw, phys, typ, mx, fill)
         channels = None

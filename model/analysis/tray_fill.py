@@ -34,7 +34,7 @@ from model.analysis.tray_fill_undo import FillUndo, keeping, recorded
 from model.analysis.tray_levels import TrayLevels, net_cables
 from model.analysis.tray_spans import appended as _appended
 from model.analysis.tray_spans import corners_along, gather_runs, peak_along, point_along
-from model.analysis.tray_trunks import TrunkLoad, trunk_load
+from model.analysis.tray_trunks import TrunkLoad, TrunkLoadMemo, trunk_load
 from model.catalog.components import medium_group
 from model.catalog.structured import structured_catalog
 from model.common.arrays import unique_counts, unique_sorted
@@ -46,6 +46,7 @@ __all__ = [
     "TrayFill",
     "TrayLoad",
     "TrunkLoad",
+    "TrunkLoadMemo",
     "medium_bundle_group",
     "plan_tray_figures",
     "trunk_load",

@@ -25,14 +25,17 @@ class TrunkLoad:
     own: tuple[tuple[tuple[tuple[str, float, float], ...], float, float, float], ...] = ()
 
 
-def trunk_load(plant, layout, channel_rows: np.ndarray | None = None) -> TrunkLoad:
+def trunk_load(
+    plant, layout, channel_rows: np.ndarray | None = None, memo: TrunkLoadMemo | None = None
+) -> TrunkLoad:
     """The :class:`TrunkLoad` of a structured layout (:mod:`model.structured.layout`).
 
     Patch cords run inside their racks and are not in the trays. A trunk between racks that no
     link joins directly (a zone's HDA trunk) follows the trays between the two racks' drop
     points on its panels' faces (:meth:`~model.engine.routed_links.RoutedLinks.rack_tray_spans`, the way a
     link between them would take; ``own``). ``channel_rows``: the layout's channels' rows in
-    ``plant``, when the caller has them (``PhysicalPlant.structured_rows`` of this layout)."""
+    ``plant``, when the caller has them (``PhysicalPlant.structured_rows`` of this layout).
+    ``memo``: the last layout's trunk parts, kept per trunk record (:class:`TrunkLoadMemo`)."""
     sc = structured_catalog()
     routes = np.asarray(plant.route_keys(), dtype=np.int64)
     media = np.asarray(plant.medium_index, dtype=np.int64)
@@ -50,31 +53,30 @@ def trunk_load(plant, layout, channel_rows: np.ndarray | None = None) -> TrunkLo
     span = int(media[rows].max()) + 1 if len(rows) else 1
     keys, counts = np.unique(routes[rows] * span + media[rows], return_counts=True)
     minus = {divmod(k, span): n for k, n in zip(keys.tolist(), counts.tolist(), strict=True)}
-    route_of = routes.tolist()
-    channel_of, channel_plant_rows = table.row_of, channel_rows.tolist()
-    plus, own = [], []
-    figures_of: dict[tuple[str, int], tuple[float, float, float]] = {}  # per part and quantity
+    parts = (
+        memo.parts(layout, sc)
+        if memo is not None
+        else _trunk_parts(layout.trunks, sc, table.row_of)
+    )
+    # Each trunk on a link's route: its route link's plant row, through the channel table
+    # where the table has it (a trunk's route link is one of those channels' links), gathered
+    # as arrays (two lists of every plant row were most of a re-measured move's trunk_load).
+    table_rows = np.asarray(parts.table_rows, dtype=np.int64)
+    in_table = table_rows >= 0
+    plant_rows = channel_rows[table_rows[in_table]] if len(channel_rows) else table_rows[:0]
+    route_rows = np.empty(len(table_rows), dtype=np.int64)
+    route_rows[in_table] = plant_rows
+    outside = np.flatnonzero(~in_table).tolist()
+    route_rows[outside] = [plant.index[parts.on_links[i].route_link] for i in outside]
+    trunk_routes = routes[route_rows].tolist()
+    plus = [
+        (route, *figures)
+        for route, figures in zip(trunk_routes, parts.figures, strict=True)
+        if route >= 0
+    ]
+    own = []
     spans_of: dict[tuple[str, str, str, str], tuple] = {}  # per (rack, face, rack, face)
-    for trunk in layout.trunks:
-        figures = figures_of.get((trunk.part, trunk.quantity))
-        if figures is None:
-            part = sc.trunks.get(trunk.part)
-            if part is None:
-                continue
-            d_mm = part.diameter_mm
-            figures = figures_of[(trunk.part, trunk.quantity)] = (
-                math.pi * (d_mm / 1000) ** 2 / 4 * trunk.quantity,
-                part.weight_kg_per_m * trunk.quantity,
-                sc.bend_radius_mm("trunk", d_mm),
-            )
-        if trunk.route_link:
-            row = channel_of.get(trunk.route_link)
-            route = route_of[
-                channel_plant_rows[row] if row is not None else plant.index[trunk.route_link]
-            ]
-            if route >= 0:
-                plus.append((route, *figures))
-            continue
+    for trunk, figures in parts.own:
         ends = (
             trunk.rack_a,
             panel_face(plant.design, trunk.panel_a),
@@ -89,3 +91,107 @@ def trunk_load(plant, layout, channel_rows: np.ndarray | None = None) -> TrunkLo
         if spans:
             own.append((spans, *figures))
     return TrunkLoad(minus, tuple(plus), tuple(own))
+
+
+Figures = tuple[float, float, float]  # cross-section m^2, kg/m, bend radius mm
+
+
+@dataclass
+class TrunkParts:
+    """What of a layout's trunks no rack position changes: per trunk on a link's route (in
+    trunk order) the trunk, its route link's channel-table row (-1: not in the table) and its
+    figures; and the trunks between racks no link joins, with their figures. Trunks of a part
+    the catalog lacks are in neither. ``slots``: per trunk, where it is (k: ``on_links[k]``,
+    -2 - k: ``own[k]``, -1: in neither)."""
+
+    slots: list[int] = field(default_factory=list)
+    on_links: list = field(default_factory=list)
+    table_rows: list[int] = field(default_factory=list)
+    figures: list[Figures] = field(default_factory=list)
+    own: list[tuple] = field(default_factory=list)
+
+
+def _trunk_parts(trunks, sc, row_of=None) -> TrunkParts:
+    """The :class:`TrunkParts` of ``trunks`` (``row_of``: the channel table's link -> row)."""
+    parts = TrunkParts()
+    figures_of: dict[tuple[str, int], Figures] = {}  # per part and quantity
+    for trunk in trunks:
+        figures = figures_of.get((trunk.part, trunk.quantity))
+        if figures is None:
+            part = sc.trunks.get(trunk.part)
+            if part is None:
+                parts.slots.append(-1)
+                continue
+            d_mm = part.diameter_mm
+            figures = figures_of[(trunk.part, trunk.quantity)] = (
+                math.pi * (d_mm / 1000) ** 2 / 4 * trunk.quantity,
+                part.weight_kg_per_m * trunk.quantity,
+                sc.bend_radius_mm("trunk", d_mm),
+            )
+        if trunk.route_link:
+            row = row_of.get(trunk.route_link) if row_of is not None else None
+            parts.slots.append(len(parts.on_links))
+            parts.on_links.append(trunk)
+            parts.table_rows.append(-1 if row is None else row)
+            parts.figures.append(figures)
+        else:
+            parts.slots.append(-2 - len(parts.own))
+            parts.own.append((trunk, figures))
+    return parts
+
+
+def _reread(kept: TrunkParts, trunks, changed: list[int], sc, row_of) -> TrunkParts | None:
+    """``kept`` with the trunks at positions ``changed`` read again, each into its old place;
+    None when one of them goes elsewhere (onto a route link or off it, or off the catalog),
+    which moves the places of the trunks after it."""
+    parts = TrunkParts(kept.slots, [*kept.on_links], [*kept.table_rows], [*kept.figures])
+    parts.own = [*kept.own]
+    again = _trunk_parts([trunks[i] for i in changed], sc, row_of)
+    for i, slot in zip(changed, again.slots, strict=True):
+        was = kept.slots[i]
+        if (slot >= 0) != (was >= 0) or (slot == -1) != (was == -1):
+            return None
+        if slot >= 0:
+            parts.on_links[was] = again.on_links[slot]
+            parts.table_rows[was] = again.table_rows[slot]
+            parts.figures[was] = again.figures[slot]
+        elif slot < -1:
+            parts.own[-2 - was] = again.own[-2 - slot]
+    return parts
+
+
+class TrunkLoadMemo:
+    """The editor's last layout's :class:`TrunkParts`, with the trunk records and the channel
+    table's link -> row index they were read off. A rack move re-makes only the trunks whose
+    legs' lengths changed (model.structured.trunk_reuse) and keeps the table's index while its
+    rows are the same links (RowIndex): the next parts are the kept ones while the index is the
+    same dict of the same size and the trunks the same records, only changed trunks read again
+    (a pass over ~100k trunks, ~0.1 s of a zoned XL move, was the most of trunk_load)."""
+
+    def __init__(self) -> None:
+        self._trunks: list = []
+        self._row_of: dict | None = None
+        self._rows = -1  # len(self._row_of) then: an index extended in place is another
+        self._parts = TrunkParts()
+        self.reread_trunks = -1  # trunks read again by the last call (-1: every trunk)
+
+    def parts(self, layout, sc) -> TrunkParts:
+        """The :class:`TrunkParts` of ``layout``'s trunks."""
+        trunks, row_of = layout.trunks, layout.channels.row_of
+        rows = len(row_of or ())
+        if row_of is not self._row_of or rows != self._rows or len(trunks) != len(self._trunks):
+            parts, self.reread_trunks = _trunk_parts(trunks, sc, row_of), -1
+        else:
+            changed = [
+                i
+                for i, (trunk, last) in enumerate(zip(trunks, self._trunks, strict=True))
+                if trunk is not last
+            ]
+            self.reread_trunks = len(changed)
+            kept = _reread(self._parts, trunks, changed, sc, row_of) if changed else self._parts
+            if kept is None:
+                kept, self.reread_trunks = _trunk_parts(trunks, sc, row_of), -1
+            parts = kept
+        self._trunks, self._row_of, self._rows = list(trunks), row_of, rows
+        self._parts = parts
+        return parts
