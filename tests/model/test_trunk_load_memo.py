@@ -38,15 +38,21 @@ def test_trunk_loads_after_random_rack_moves_equal_fresh_ones():
     assert reread
 
 
-def test_a_trunk_re_made_of_another_part_or_route_is_read_again():
-    """A trunk record replaced (same count, same channel table) is read again: its part's
-    figures and its route link's route are the new ones."""
-    design = _hall("fat-tree zoned")
-    plant = RoutedLinks(design)
+def _loaded_once():
+    """A zoned hall's plant and layout, its trunks loaded once into a memo, and the places of
+    the trunks that run along a link's route."""
+    plant = RoutedLinks(_hall("fat-tree zoned"))
     layout = structured_layout(plant)
     memo = TrunkLoadMemo()
     trunk_load(plant, layout, memo=memo)
     on_links = [i for i, t in enumerate(layout.trunks) if t.route_link]
+    return plant, layout, memo, on_links
+
+
+def test_a_trunk_re_made_of_another_part_or_route_is_read_again():
+    """A trunk record replaced (same count, same channel table) is read again: its part's
+    figures and its route link's route are the new ones."""
+    plant, layout, memo, on_links = _loaded_once()
     first, other = layout.trunks[on_links[0]], layout.trunks[on_links[-1]]
     parts = sorted(structured_catalog().trunks)
     assert len(parts) > 1 and first.route_link != other.route_link
@@ -64,12 +70,7 @@ def test_a_trunk_re_made_of_another_part_or_route_is_read_again():
 def test_a_trunk_moved_off_its_route_link_reads_every_trunk_again():
     """A re-made trunk with no route link goes among the trunks between racks no link joins:
     the places of the trunks after it move, so every trunk is read again."""
-    design = _hall("fat-tree zoned")
-    plant = RoutedLinks(design)
-    layout = structured_layout(plant)
-    memo = TrunkLoadMemo()
-    trunk_load(plant, layout, memo=memo)
-    on_links = [i for i, t in enumerate(layout.trunks) if t.route_link]
+    plant, layout, memo, on_links = _loaded_once()
     trunk = layout.trunks[on_links[0]]
     layout.trunks[on_links[0]] = msgspec.structs.replace(
         trunk, route_link="", panel_a=trunk.panel_a or "", panel_b=trunk.panel_b or ""
