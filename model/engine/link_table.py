@@ -149,8 +149,8 @@ class EngineState(LinkTable):
     # After a naming of every row at once: (refreshes applied then, each route's first row).
     _route_firsts: tuple[int, np.ndarray] | None
     # A tray edit's names before it, for route_keys() to restore: (refreshes applied, route
-    # id per row, position pair -> id, each route's first row).
-    _renaming: tuple[int, np.ndarray, dict[tuple, int], np.ndarray] | None
+    # id per row, position pair -> id, each route's first row; None: named piecemeal).
+    _renaming: tuple[int, np.ndarray, dict[tuple, int], np.ndarray | None] | None
     route_generation: int
     # Two memos in one dict: (drop, drop) -> (plan path, trays), ("ids", drop, drop) -> tray ids.
     _memo_paths: dict[tuple, Any]

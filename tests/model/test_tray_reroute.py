@@ -177,20 +177,87 @@ def test_tray_edits_name_routes_from_the_names_before_unless_rows_leave_the_tray
     assert restored[-2:] == ["nudge", "nudge"]  # restored after the naming afresh, twice
 
 
-def test_names_are_not_restored_after_a_rack_move():
-    """A rack moved between two tray edits re-keys its links' rows: the tray edit after it
-    names every route afresh (the names before it no longer hold) and equals a fresh plant."""
+def test_names_are_not_restored_after_a_rack_move_left_unnamed():
+    """A rack moved between two tray edits re-keys its links' rows: when they are not named
+    before the tray edit after it, that edit names every route afresh (the names before it no
+    longer hold) and equals a fresh plant."""
     design = synthetic_hall(256)
     live = RoutedLinks(design)
     live.route_keys()
     rng = random.Random(4)
     corner_moved(design, live, rng)
     live.refresh()
-    live.route_keys()
+    tray_id = routed_trays(live)[0]
     rack = sorted(design.racks)[0]
     design.move_racks({rack: (design.racks[rack].x + 0.6, design.racks[rack].y)})
     live.refresh()
-    corner_moved(design, live, rng)
+    design.set_tray_points(tray_id, nudged_corner(design.trays[tray_id].points, rng))
     live.refresh()
     assert live._renaming is None
     _assert_same_plant(live, RoutedLinks(design))
+
+
+def _named_afresh(plant: RoutedLinks) -> tuple:
+    """(route id per row, position pair -> id, spans per id, first rows) of ``plant`` named
+    over every row at once, afresh (its names as they were put back)."""
+    held = (plant._route_key.copy(), plant._route_of, plant._route_spans, plant._route_firsts)
+    plant._route_of, plant._route_spans = {}, []
+    plant._route_key[:] = -2  # stale: named again below
+    plant._name_routes(np.arange(len(plant.link_ids)))
+    fresh = (plant._route_key.copy(), plant._route_of, plant._route_spans, plant._route_firsts)
+    plant._route_key[:], plant._route_of, plant._route_spans, plant._route_firsts = held
+    return fresh
+
+
+@pytest.mark.parametrize("seed", [5, 6, 7])
+def test_names_named_piecemeal_are_renumbered_for_the_tray_edit_after(monkeypatch, seed):
+    """Racks moved and links removed and put back (rows renumbered), each edit's routes named
+    piecemeal (as the editor's snapshots name them): the tray edit after them renumbers the
+    names before it in order of first rows (no naming over every row), as a naming of every
+    row afresh names them, and routes every link as a fresh plant does."""
+    design = synthetic_hall(256)
+    live = RoutedLinks(design)
+    live.route_keys()
+    named: list[int] = []
+    original = live._name_routes
+
+    def counted(rows):
+        named.append(len(rows))
+        original(rows)
+
+    monkeypatch.setattr(live, "_name_routes", counted)
+    rng = random.Random(seed)
+    racks = sorted(design.racks)
+    restored = 0
+    for _ in range(3):
+        rack = rng.choice(racks)
+        place = design.racks[rack]
+        design.move_racks({rack: (place.x + rng.choice([0.6, -0.6, 1.2]), place.y)})
+        live.refresh()
+        gone = rng.sample(sorted(design.links), 5)
+        records = [design.links[i] for i in gone]
+        design.remove_links(gone)
+        live.refresh()
+        design.add_links(records[:3])
+        live.refresh()
+        live.route_keys()
+        assert live._route_firsts is None  # named piecemeal
+        on_trays = live._method == METHOD_TRAY
+        corner_moved(design, live, rng)
+        named.clear()
+        live.refresh()
+        keys = live.route_keys().copy()
+        if np.array_equal(on_trays, live._method == METHOD_TRAY):
+            assert named == []  # renumbered, not named again
+            restored += 1
+        now = (keys, live._route_of, live._route_spans, live._route_firsts)
+        fresh = _named_afresh(live)
+        np.testing.assert_array_equal(now[0], fresh[0])
+        assert list(now[1].items()) == list(fresh[1].items())
+        assert now[2] == fresh[2]
+        np.testing.assert_array_equal(now[3][1], fresh[3][1])
+        other = RoutedLinks(design)
+        rows = np.array([other.index[i] for i in live.link_ids])
+        for name in ("routed_m", "length_m", "ordered_m", "medium_index", "status"):
+            np.testing.assert_array_equal(getattr(live, name), getattr(other, name)[rows])
+    assert restored  # at least one edit took no row on or off the trays
