@@ -35,6 +35,7 @@ from model.engine.link_status import (
     UNREACHED_RACK,
 )
 from model.engine.link_table import EngineState
+from model.engine.retray_lengths import reroute_lengths
 from model.engine.route_renames import renamed_as_a_whole
 from model.engine.route_words import route_word_columns
 from model.engine.tray_graph import TrayGraph
@@ -484,41 +485,36 @@ class PlantRouting(EngineState):
         self._route_of, self._route_spans = {}, []
         self.route_generation += 1
         self._route_key[:] = _STALE_ROUTE
-        drop_moved = (
-            (old_att.reached != att.reached) | (old_att.hop != att.hop) | (old_att.elev != att.elev)
-        )
+        level = (old_att.reached == att.reached) & (old_att.elev == att.elev)  # vertical runs kept
+        drop_moved = ~level | (old_att.hop != att.hop)
         da, db = self.drop_a, self.drop_b
         if not len(da):
             return set()
         starts = np.concatenate([[True], (da[1:] != da[:-1]) | (db[1:] != db[:-1])])
         heads = np.flatnonzero(starts)
         ha, hb = da[heads], db[heads]
-        run_moved = (
-            drop_moved[ha]
-            | drop_moved[hb]
-            | (old_graph.distance(old_att, ha, old_att, hb) != graph.distance(att, ha, att, hb))
-        )
-        rows = np.flatnonzero(run_moved[np.cumsum(starts) - 1])
-        changed = self._reroute(rows, lazy_ids) if len(rows) else set()
+        then, now = old_graph.distance(old_att, ha, old_att, hb), graph.distance(att, ha, att, hb)
+        run_of = np.cumsum(starts) - 1
+        level_runs = level[ha] & level[hb] & np.isfinite(then) & np.isfinite(now)  # on trays
+        tray_only = (level_runs, now, run_of)  # hops and tray piece alone made again
+        rows = np.flatnonzero((drop_moved[ha] | drop_moved[hb] | (then != now))[run_of])
+        changed = self._reroute(rows, lazy_ids, tray_only) if len(rows) else set()
         # The names before are the names after when no row went on or off the trays (and
         # every row was named): kept for route_keys() to restore (_renamed_as_before).
-        if (
-            before is not None
-            and before[0].min(initial=0) >= -1
-            and np.array_equal(before[0] >= 0, self._method == METHOD_TRAY)
-        ):
+        if before is not None and np.array_equal(before[0] >= 0, self._method == METHOD_TRAY):
             self._renaming = (self.applied_edits, *before)
         return changed
 
-    def _reroute(self, routed: np.ndarray, lazy_ids: bool = False) -> AbstractSet[str]:
+    def _reroute(self, routed: np.ndarray, lazy_ids=False, tray_only=None) -> AbstractSet[str]:
         """``_compute`` of rows whose routes alone can have changed (a tray edit): ids of the
         links whose length, ordered length or medium changed. A component none of whose links'
         length crossed a length the media choice compares with keeps its media
         (:meth:`_length_crossed`: at XL a corner drag changes ~190k lengths, mostly within one
-        stock length), and only the rows routed or chosen again are compared."""
+        stock length), and only the rows routed or chosen again are compared. ``tray_only``:
+        :func:`model.engine.retray_lengths.reroute_lengths`'."""
         old_length, old_routed = self.length_m[routed], self.routed_m[routed]
         old_status = self.status[routed]
-        self._route(routed)
+        reroute_lengths(self, routed, tray_only)  # _route, or the new tray piece alone
         new_length = self.length_m[routed]
         chosen = self._component_rows(routed[self._length_crossed(routed, old_length, new_length)])
         # The others keep their media, and so the status bits their media set (_route wrote

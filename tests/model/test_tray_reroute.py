@@ -8,6 +8,7 @@ import msgspec
 import numpy as np
 import pytest
 
+from model.engine import retray_lengths
 from model.engine.geometry import METHOD_TRAY
 from model.engine.link_table import OUTPUT_COLUMNS
 from model.engine.routed_links import (
@@ -261,3 +262,42 @@ def test_names_named_piecemeal_are_renumbered_for_the_tray_edit_after(monkeypatc
         for name in ("routed_m", "length_m", "ordered_m", "medium_index", "status"):
             np.testing.assert_array_equal(getattr(live, name), getattr(other, name)[rows])
     assert restored  # at least one edit took no row on or off the trays
+
+
+def test_rows_whose_hops_and_tray_piece_alone_change_are_summed_as_a_fresh_routing(monkeypatch):
+    """Tray edits whose re-routed rows keep both drops' reach and elevation take their new
+    hops and tray piece alone (model.engine.retray_lengths), some with a hop that changed
+    (a tray tilted under its racks' drops), some with a typed or measured length, under slack
+    settings: every figure is a fresh routing's, bit for bit."""
+    design = synthetic_hall(1024)
+    design.set_settings(
+        msgspec.structs.replace(design.settings, slack_per_end_m=0.35, slack_pct=7.5)
+    )
+    ids = list(design.links)
+    design.update_links(
+        [msgspec.structs.replace(design.links[i], length_override_m=12.5) for i in ids[::40]]
+        + [msgspec.structs.replace(design.links[i], as_built_m=9.25) for i in ids[17::40]]
+    )
+    live = RoutedLinks(design)
+    typed = ~np.isnan(live._override) | ~np.isnan(live._as_built)
+    quick: list[np.ndarray] = []
+    original = retray_lengths._tray_piece
+
+    def recorded(plant, rows, tray_m):
+        quick.append(rows.copy())
+        original(plant, rows, tray_m)
+
+    monkeypatch.setattr(retray_lengths, "_tray_piece", recorded)
+    rng = random.Random(33)
+    hop_moved = typed_quick = 0
+    for _ in range(6):
+        hops = live._hop_a.copy(), live._hop_b.copy()
+        corner_moved(design, live, rng)
+        live.refresh()
+        _assert_same_plant(live, RoutedLinks(design))
+        rows = np.concatenate(quick) if quick else np.zeros(0, dtype=np.int64)
+        quick.clear()
+        moved = (live._hop_a[rows] != hops[0][rows]) | (live._hop_b[rows] != hops[1][rows])
+        hop_moved += int(moved.sum())
+        typed_quick += int(typed[rows].sum())
+    assert hop_moved and typed_quick  # both kinds of rows took the quick sums
