@@ -214,7 +214,7 @@ def _named_afresh(plant: RoutedLinks) -> tuple:
 def test_names_named_piecemeal_are_renumbered_for_the_tray_edit_after(monkeypatch, seed):
     """Racks moved and links removed and put back (rows renumbered), each edit's routes named
     piecemeal (as the editor's snapshots name them): the tray edit after them renumbers the
-    names before it in order of first rows (no naming over every row), as a naming of every
+    names before it (no naming over every row) as a naming of every
     row afresh names them, and routes every link as a fresh plant does."""
     design = synthetic_hall(256)
     live = RoutedLinks(design)
