@@ -472,8 +472,9 @@ class Analyzer:
             codes = np.full(len(self.plant.link_ids), -1, dtype=np.int64)
             codes[self._plant_rows] = topo.fabric
             fabric_rows = ([*FABRICS, ""], codes)
-        # Edits follow (a one-shot keeps no legs): the structured layout re-measures the last.
-        edited = (self._subscription is not None or self._explicit) and uses_structured(self.design)
+        # Edits follow (a one-shot keeps no legs, nor the count's copies: see PlantCache.keep).
+        self._plant_cache.keep = edited = self._subscription is not None or self._explicit
+        edited = edited and uses_structured(self.design)
         lay = structured_layout(self.plant, memo=self._legs) if edited else None
         return build_plant(self.plant, fabric_rows=fabric_rows, cache=self._plant_cache, layout=lay)
 
@@ -531,8 +532,7 @@ class Analyzer:
         return tiers
 
     def _cut_json(self, topo, bis: Bisection) -> dict:
-        """``cut_json``, kept while the topology and the bisection stand (a tray edit keeps
-        both; the cut's link ids were ~4 ms of each XL report)."""
+        """``cut_json``, kept while topology and bisection stand (~4 ms of each XL report)."""
         if self._cut is None or self._cut[0] is not topo or self._cut[1] is not bis:
             self._cut = (topo, bis, cut_json(topo, bis))
         return self._cut[2]
