@@ -252,7 +252,7 @@ class Analyzer:
         self._groups = switch_groups(topo)
         self._bw = bandwidth(design, topo, self._groups)
         self._hops = server_hops(topo, self._groups)  # the same components, found once
-        self._collectives = Collectives(design, topo, groups=self._groups)
+        self._collectives = None  # made when asked: a one-shot given its figures needs none
         self._bisection = None
         self._min_cut = MinCut(topo, switch_groups=self._groups)  # the same components
         self._scale_up = None
@@ -472,8 +472,9 @@ class Analyzer:
             codes = np.full(len(self.plant.link_ids), -1, dtype=np.int64)
             codes[self._plant_rows] = topo.fabric
             fabric_rows = ([*FABRICS, ""], codes)
-        # Edits follow (a one-shot keeps no legs): the structured layout re-measures the last.
-        edited = (self._subscription is not None or self._explicit) and uses_structured(self.design)
+        # Edits follow (a one-shot keeps no legs, nor the count's copies: see PlantCache.keep).
+        self._plant_cache.keep = edited = self._subscription is not None or self._explicit
+        edited = edited and uses_structured(self.design)
         lay = structured_layout(self.plant, memo=self._legs) if edited else None
         return build_plant(self.plant, fabric_rows=fabric_rows, cache=self._plant_cache, layout=lay)
 
@@ -531,8 +532,7 @@ class Analyzer:
         return tiers
 
     def _cut_json(self, topo, bis: Bisection) -> dict:
-        """``cut_json``, kept while the topology and the bisection stand (a tray edit keeps
-        both; the cut's link ids were ~4 ms of each XL report)."""
+        """``cut_json``, kept while topology and bisection stand (~4 ms of each XL report)."""
         if self._cut is None or self._cut[0] is not topo or self._cut[1] is not bis:
             self._cut = (topo, bis, cut_json(topo, bis))
         return self._cut[2]
@@ -545,13 +545,13 @@ class Analyzer:
         return self._nic_modes[1]
 
     def _collective_figures(self, settings, free=None):
-        """The collectives of the default job and their curves, kept while the topology and
-        the settings they read stand: a rack move changes none of them (the rings follow the
-        topology, not the racks' places); the curves are ~1 s of a report at 131k GPUs.
-        ``free``: the caller's PlantFreeFigures of this design, used when of these settings."""
+        """The default job's collectives and curves (~1 s at 131k GPUs), kept while topology and
+        settings stand (a rack move changes none); ``free``: PlantFreeFigures, if of these."""
         key = collective_settings_key(settings)
-        self._collectives = self._collectives.with_pxn(settings.pxn == "on")
-        self._collectives = self._collectives.with_routing(settings.routing)
+        if free is not None and free.settings_key == key and self._collectives is None:
+            return free.collectives  # analyze()'s, computed apart: no Collectives (~20 ms XL)
+        coll = self._collectives or Collectives(self.design, self._topo, groups=self._groups)
+        self._collectives = coll.with_pxn(settings.pxn == "on").with_routing(settings.routing)
         if free is not None and free.settings_key == key:
             self._allreduce_figures = (self._collectives, key, free.collectives)
         cached = self._allreduce_figures

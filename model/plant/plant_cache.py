@@ -25,7 +25,12 @@ class PlantCache:
     is reused only when the rows and cage arrays equal (by content) the ones it was built from.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, keep: bool = True) -> None:
+        # False: a one-shot count (``analyze()``, whose analyzer no edit follows) that keeps
+        # nothing for a next call: no copy of the six key columns, the count's inputs or the
+        # cage media, and no per-element shares (XL every network: ~40 MB made, faulted in and
+        # copied for nothing). A next call then counts as a new cache does: the same figures.
+        self.keep = keep
         self._key: tuple[np.ndarray, ...] | None = None
         self._graph: CageGraph | None = None
         self._inputs: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
@@ -88,10 +93,13 @@ class PlantCache:
             )
         ):
             return self._graph
-        self._graph = cage_graph(view, rows)
-        self._key = tuple(np.array(a, copy=True) for a in key)
+        graph = cage_graph(view, rows)
         self._inputs = self._tally = None
-        return self._graph
+        if not self.keep:
+            return graph  # not kept: no next call compares its key
+        self._graph = graph
+        self._key = tuple(np.array(a, copy=True) for a in key)
+        return graph
 
     def tally(self, tables, graph: CageGraph, m, ordered, row_fab) -> Tally:
         """The count of all rows of ``graph``, recounting only the components that changed."""
@@ -104,12 +112,15 @@ class PlantCache:
             or self._graph is not graph
             or not _same_tables(self._tables, tables)
         ):
-            self._tally = tally(tables, graph, np.arange(n), m, ordered, row_fab)
+            count = tally(tables, graph, np.arange(n), m, ordered, row_fab)
+            self.recounted_rows = n
+            if not self.keep:
+                return count  # nothing kept: the next call counts every row again
+            self._tally = count
             self._shares = _Shares(self._tally, len(graph.shape))
             self._lo_moved = None
             self._inputs = (m.copy(), ordered.copy(), row_fab.copy())
             self._tables = tables
-            self.recounted_rows = n
             return self._tally
         old_m, old_ordered, old_fab = inputs
         # Ordered lengths compared by their bits: NaN equals NaN without two isnan passes and
@@ -221,6 +232,9 @@ class PlantCache:
         power = device_plug_power(
             tables, dev_ids, graph.nodes, lo, graph.cage_spec, grouped=graph.by_device
         )
+        if not self.keep:
+            self._resummed(None)
+            return power
         self._power = (graph, lo.copy(), power, own)
         self._resummed(None)
         return power

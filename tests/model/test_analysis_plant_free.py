@@ -113,3 +113,21 @@ def test_figures_from_before_an_edit_are_not_used():
     assert plant_free_figures(design).bisection.cut != stale.bisection.cut
     given = analyze(design, RoutedLinks(design), plant_free=lambda: stale).to_json()
     assert given == analyze(design, RoutedLinks(design)).to_json()
+
+
+def test_given_collectives_are_reported_and_none_are_built(monkeypatch):
+    """Figures of this design and its settings: the report shows the given collectives (a
+    marked figure shows through) and builds no Collectives of its own, the child's work."""
+    import model.analysis.analyzer as analyzer
+
+    design = small_pod()
+    free = plant_free_figures(design)
+    marked = dataclasses.replace(free.collectives, knee="the child's knee")
+    given = dataclasses.replace(free, collectives=marked)
+
+    def refuse(*_args, **_kwargs):
+        raise AssertionError("a Collectives was built beside the given figures")
+
+    monkeypatch.setattr(analyzer, "Collectives", refuse)
+    report = analyze(design, RoutedLinks(design), plant_free=lambda: given).to_json()
+    assert report["collectives"]["knee"] == "the child's knee"

@@ -128,3 +128,22 @@ def test_a_links_component_rows_follow_every_edit(edits):
             assert mine == theirs and link_id in mine
         fresh.close()
     plant.close()
+
+
+def test_a_cache_that_keeps_nothing_counts_as_one_that_keeps():
+    """``PlantCache(keep=False)`` (a one-shot analysis's) gives every call the plant a kept
+    cache gives, after a rack move too, and holds no graph, count or copy between calls."""
+    design = _design()
+    plant = RoutedLinks(design)
+    plant.refresh()
+    kept, one_shot = PlantCache(), PlantCache(keep=False)
+    for dx in (0.0, 5.0):
+        if dx:
+            rack = next(iter(design.racks.values()))
+            design.move_racks({rack.id: (rack.x, rack.y + 4 * dx)})
+            plant.refresh()
+        expected = dataclasses.asdict(build_plant(plant, cache=kept))
+        assert dataclasses.asdict(build_plant(plant, cache=one_shot)) == expected
+        assert one_shot._key is one_shot._graph is one_shot._tally is None
+        assert one_shot._inputs is one_shot._shares is one_shot._power is None
+    plant.close()
