@@ -158,11 +158,16 @@ class LegLayer:
         many (the legs in layout order)."""
         if not self.leg_members:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        sizes = [
-            np.ones(len(rows), dtype=np.int64) if n is None else n
-            for rows, n in zip(self.leg_members, self.leg_sizes, strict=True)
-        ]
-        return np.concatenate(self.leg_members), np.concatenate(sizes)
+        members = np.concatenate(self.leg_members)
+        sizes = np.ones(len(members), dtype=np.int64)  # a member per leg: every MPO path's
+        at = 0
+        for rows, n in zip(self.leg_members, self.leg_sizes, strict=True):
+            if n is not None:  # an LC path's legs: up to six members each
+                sizes[at : at + len(n)] = n
+                at += len(n)
+            else:
+                at += len(rows)
+        return members, sizes[:at]
 
     def _ids_and_horizontal(self) -> tuple[list[str], list[float]]:
         """The members' link ids and horizontal lengths (m), by row."""
