@@ -53,7 +53,7 @@ def bundle_trunks(
     lengths_m = _lengths(seg_m, starts, slack_pct)
     recorded_m: list[float | None] = [None] * len(starts)
     if recorded:
-        link_ids = list(map(laid.link_ids.__getitem__, cut.legs))
+        link_ids = list(map(laid.link_ids.made().__getitem__, cut.legs))
         recorded_m = [
             _recorded_m(zip(link_ids[i:j], cut.segs[i:j], cut.seg_nos[i:j], strict=True), recorded)
             for i, j in zip(cut.starts, [*cut.starts[1:], len(cut.seg_m)], strict=True)
@@ -248,7 +248,7 @@ def _trunk_links(
     the only repeat to drop. Any other trunk in Python, leg by leg (all ~100k trunks of a
     zoned XL hall that way were ~0.13 s)."""
     n, n_segs = len(starts), len(seg_legs)
-    leg_links = laid.link_ids
+    leg_links = laid.link_ids  # made (LegLinks.made) only where a trunk is worked out here
     members, sizes = laid.members_by_leg()
     runs = np.count_nonzero(members[1:] != members[:-1]) + 1 if len(members) else 0
     if runs != np.count_nonzero(np.bincount(members)) or len(sizes) != len(leg_links):
@@ -274,6 +274,7 @@ def _trunk_links(
         if fast.all():
             return got
     out: list[tuple[str, ...]] = [()] * n
+    leg_links = leg_links.made()
     ends_all = [*starts[1:].tolist(), n_segs]
     legs = seg_legs.tolist()
     fast_list = fast.tolist()
