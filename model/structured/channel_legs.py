@@ -31,6 +31,9 @@ def channel_legs(
     dist_b: list[float] = []
     trunk_sum: list[float] = []
     trunk_legs = layout.legs
+    # A fresh layout's legs are laid's, in order (the paths' spans cover them): their links
+    # are laid's own, set once, made only when read.
+    fresh = not lean and not len(trunk_legs)
     for start, end, displaced, racks, (rack_a, rack_b, cassettes), group in laid.paths:
         n = end - start
         cord_distances(laid, distance, start, end, displaced, racks, rack_a, rack_b, dist_a, dist_b)
@@ -43,10 +46,13 @@ def channel_legs(
             leg_no += repeat(0, n)
             continue
         trunk_ids, trunk_m, middles = leg_tuples(laid.nodes[start:end], trunks, single)
-        trunk_legs.add(laid.link_ids[start:end], laid.holders[start:end], trunk_ids, cassettes)
+        links = None if fresh else laid.link_ids.made()[start:end]
+        trunk_legs.add(links, laid.holders[start:end], trunk_ids, cassettes)
         leg_no += table.add_legs(middles, cassettes, group, trunk_m)
         # A leg of one trunk: its length, not a sum over its 1-tuple (the same float).
         trunk_sum += map(_LENGTH_M, trunks) if single else map(sum, trunk_m)
+    if fresh:
+        trunk_legs.links = laid.link_ids
     # The members of every leg, in the same order (the paths' spans cover the legs).
     return leg_no, dist_a, dist_b, trunk_sum, laid.members_by_leg()
 

@@ -61,6 +61,70 @@ class TrunkLeg(msgspec.Struct, frozen=True, gc=False):
     cassettes: bool = False
 
 
+class LegLinks(Sequence):
+    """Every trunk leg's links (a tuple of link ids per leg, layout order), made when first
+    read: a leg of one member (every MPO leg) is kept as its member row of the channel
+    columns until then. A zoned XL hall's 393k 1-tuples were made on every layout and read
+    only by the NetBox export (and by an editor's kept layout)."""
+
+    __slots__ = ("_ids", "_parts", "_count", "_made")
+    __hash__ = None  # type: ignore[assignment]  # compared by value, as the list was
+
+    def __init__(self, ids: Sequence[str] = ()) -> None:
+        self._ids = ids  # the channel columns' link ids, by row
+        # Runs of legs in order: a list of made tuples, or a tuple of member rows (one each).
+        self._parts: list[list[tuple[str, ...]] | tuple[int, ...]] = []
+        self._count = 0
+        self._made: list[tuple[str, ...]] | None = None
+
+    def add_rows(self, rows: Sequence[int]) -> None:
+        """Append legs of one member each: their member rows."""
+        self._parts.append(tuple(rows))
+        self._count += len(rows)
+        self._made = None
+
+    def add(self, links: Sequence[tuple[str, ...]]) -> None:
+        """Append legs: their links, made."""
+        self._parts.append(list(links))
+        self._count += len(links)
+        self._made = None
+
+    def append(self, links: tuple[str, ...]) -> None:
+        self.add([links])
+
+    def made(self) -> list[tuple[str, ...]]:
+        """Every leg's links, as a list (made once)."""
+        if self._made is None:
+            out: list[tuple[str, ...]] = []
+            for part in self._parts:
+                if isinstance(part, list):
+                    out += part
+                else:
+                    out += zip(map(self._ids.__getitem__, part), strict=True)
+            self._parts = [out]
+            self._made = out
+        return self._made
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, index):
+        return self.made()[index]
+
+    def __iter__(self) -> Iterator[tuple[str, ...]]:
+        return iter(self.made())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LegLinks):
+            return self.made() == other.made()
+        if isinstance(other, list):
+            return self.made() == other
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return f"LegLinks({len(self)} legs)"
+
+
 class TrunkLegs(Sequence):
     """Every trunk leg of a layout, in layout order, as columns: per leg its links, holders
     and trunk ids (tuples the layout's legs share) and whether its end points are cassettes.
@@ -69,27 +133,44 @@ class TrunkLegs(Sequence):
     outputs none): a zoned XL hall has 393k legs, which as objects were made on every layout
     and held for as long as it lived. Iterating makes them once and keeps them."""
 
-    __slots__ = ("links", "holders", "trunks", "cassettes", "_made")
+    __slots__ = ("_links", "holders", "trunks", "cassettes", "_made")
     __hash__ = None  # type: ignore[assignment]  # compared by value, as a list of legs was
 
     def __init__(self) -> None:
-        self.links: list[tuple[str, ...]] = []
+        # Every leg's links: a list, or the layout's LegLinks until they are first read.
+        self._links: list[tuple[str, ...]] | LegLinks = []
         self.holders: list[tuple[str, ...]] = []
         self.trunks: list[tuple[str, ...]] = []
         self.cassettes: list[bool] = []
         self._made: list[TrunkLeg] | None = None
 
-    def add(self, links: Iterable, holders: Iterable, trunks: Iterable, cassettes: bool) -> None:
-        """Append legs: their links, holders and trunk ids (columns of equal length)."""
-        start = len(self.links)
-        self.links += links
+    @property
+    def links(self) -> list[tuple[str, ...]]:
+        """Per leg, its links (made from the layout's :class:`LegLinks` when first read)."""
+        if isinstance(self._links, LegLinks):
+            self._links = list(self._links.made())  # its own: a later add() extends it
+        return self._links
+
+    @links.setter
+    def links(self, links: list[tuple[str, ...]] | LegLinks) -> None:
+        self._links = links
+        self._made = None
+
+    def add(
+        self, links: Iterable | None, holders: Iterable, trunks: Iterable, cassettes: bool
+    ) -> None:
+        """Append legs: their links, holders and trunk ids (columns of equal length);
+        ``links`` None: set afterwards, all at once (:attr:`links`)."""
+        start = len(self.holders)
+        if links is not None:
+            self.links.extend(links)
         self.holders += holders
         self.trunks += trunks
-        self.cassettes += [cassettes] * (len(self.links) - start)
+        self.cassettes += [cassettes] * (len(self.holders) - start)
         self._made = None
 
     def __len__(self) -> int:
-        return len(self.links)
+        return len(self.holders)
 
     def __getitem__(self, index):
         if self._made is not None:

@@ -20,7 +20,13 @@ import numpy as np
 from model.common.findings import Finding
 from model.structured.channel_groups import ChannelColumns
 from model.structured.channels import CONNECTOR_FAMILY, CONNECTOR_FIBRES, Element
-from model.structured.layout_records import LC_CASSETTE, LC_ENCLOSURE, MPO_PANEL, cassette_id
+from model.structured.layout_records import (
+    LC_CASSETTE,
+    LC_ENCLOSURE,
+    MPO_PANEL,
+    LegLinks,
+    cassette_id,
+)
 from model.structured.paths import PanelPool, patch_way_m
 from model.structured.polarity import CASSETTE_PORTS  # 6 LC duplex ports per MPO-12 cassette
 
@@ -48,7 +54,7 @@ class LegLayer:
         # panels share one tuple of each. ``trunks``: per leg and segment its trunk's element
         # (step 3 sets them, step 4 reads ids and lengths off them); made by
         # :meth:`trunk_slots`.
-        self.link_ids: list[tuple[str, ...]] = []
+        self.link_ids = LegLinks()
         self.racks: list[tuple[str, ...]] = []
         self.holders: list[tuple[str, ...]] = []
         self.nodes: list[tuple[Element, ...]] = []
@@ -74,6 +80,7 @@ class LegLayer:
         """Lays the legs of every group (its member rows of ``columns``), in the groups'
         sorted order."""
         self.columns = columns
+        self.link_ids = LegLinks(columns.link_ids)
 
         # Ports of panels named by hand are theirs before any style path takes one: a style
         # path laid first would otherwise take them too (a design half routed by hand, as an
@@ -158,11 +165,16 @@ class LegLayer:
         many (the legs in layout order)."""
         if not self.leg_members:
             return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        sizes = [
-            np.ones(len(rows), dtype=np.int64) if n is None else n
-            for rows, n in zip(self.leg_members, self.leg_sizes, strict=True)
-        ]
-        return np.concatenate(self.leg_members), np.concatenate(sizes)
+        members = np.concatenate(self.leg_members)
+        sizes = np.ones(len(members), dtype=np.int64)  # a member per leg: every MPO path's
+        at = 0
+        for rows, n in zip(self.leg_members, self.leg_sizes, strict=True):
+            if n is not None:  # an LC path's legs: up to six members each
+                sizes[at : at + len(n)] = n
+                at += len(n)
+            else:
+                at += len(rows)
+        return members, sizes[:at]
 
     def _ids_and_horizontal(self) -> tuple[list[str], list[float]]:
         """The members' link ids and horizontal lengths (m), by row."""
@@ -269,9 +281,8 @@ class LegLayer:
         # channel): its links and its own route's length are 1-tuples made by zip over the
         # members, in C.
         lone = chunks is None or max(map(len, chunks)) == 1
-        if lone:
-            link_cols = list(zip(map(ids.__getitem__, flat), strict=True))
-        else:
+        link_cols = None  # a leg of one member: its row (LegLinks makes its 1-tuple if read)
+        if not lone:
             assert chunks is not None
             link_cols = [tuple([ids[c] for c in chunk]) for chunk in chunks]
         if own_route and lone:
@@ -284,7 +295,11 @@ class LegLayer:
         displaced = self._displaced(racks, run_cols, seg_ms)
         self._displaced_here |= displaced is not None
         start = len(self.link_ids)
-        self.link_ids += link_cols
+        if link_cols is None:
+            assert flat is not None
+            self.link_ids.add_rows(flat)
+        else:
+            self.link_ids.add(link_cols)
         self.racks += repeat(racks, n)
         self.holders += holder_rows
         self.nodes += node_rows
