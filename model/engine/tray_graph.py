@@ -40,7 +40,7 @@ from model.engine.tray_search import Preds, dijkstra, distance_row, merge_legs, 
 from model.engine.tray_sweeps import MIN_SWEPT_SOURCES, swept_rows
 
 # Floyd-Warshall (n^3, vectorised) for graphs up to this many nodes, else searches or sweeps that
-# also leave the trees route names read (XL's 561 nodes: all pairs 307 ms CPU, sweeps 85 ms).
+# also leave the trees route names read (XL's 561 nodes: all pairs 307 ms CPU, sweeps 50 ms).
 ALL_PAIRS_MAX_NODES = 256
 _TRAY_KEY = 1e7  # separates trays in one sorted array of station positions (trays < 10,000 km)
 
@@ -317,7 +317,7 @@ class TrayGraph:
         new = [node for node in unique_sorted(nodes).tolist() if node not in self._rows]
         swept = {}  # many new and none carried: all swept at once, Dijkstra's sums (tray_sweeps)
         if self._carry is None and len(new) >= MIN_SWEPT_SOURCES:
-            swept = swept_rows(self._adjacency_lists(), new)
+            swept = swept_rows(self._adjacency_lists(), new, self.node_xy)
             self._searched.update(swept)
         for node in new:
             carried = self._carry.row(node) if self._carry is not None else swept.get(node)

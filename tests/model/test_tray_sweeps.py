@@ -30,9 +30,11 @@ def _float_graph(rng: random.Random, n: int) -> list[list[tuple[int, float]]]:
     return [list(neighbours.items()) for neighbours in adjacency]
 
 
-def _check(adjacency: list[list[tuple[int, float]]], sources: list[int]) -> int:
+def _check(rng: random.Random, adjacency: list[list[tuple[int, float]]], sources: list[int]) -> int:
     """Every answer against distance_row; how many sources were answered."""
-    answers = swept_rows(adjacency, sources)
+    # Plan points at random: the order of the sweeps, which must not change the answer.
+    xy = np.array([(rng.uniform(0, 50), rng.uniform(0, 50)) for _ in adjacency]).reshape(-1, 2)
+    answers = swept_rows(adjacency, sources, xy)
     assert set(answers) <= set(sources)
     for source, (row, tree) in answers.items():
         seen, pred = distance_row(adjacency, source)
@@ -47,7 +49,7 @@ def test_swept_rows_of_untied_graphs_are_every_search() -> None:
     for _ in range(20):
         n = rng.randrange(6, 90)
         sources = rng.sample(range(n), rng.randrange(1, n + 1))
-        assert _check(_float_graph(rng, n), sources) == len(sources)
+        assert _check(rng, _float_graph(rng, n), sources) == len(sources)
 
 
 def test_swept_rows_of_tied_graphs_leave_out_what_a_tie_decides() -> None:
@@ -55,7 +57,7 @@ def test_swept_rows_of_tied_graphs_leave_out_what_a_tie_decides() -> None:
     answered = asked = 0
     for _ in range(300):  # equal ways are common here, ties deciding a tree a few times
         n = rng.randrange(5, 60)
-        answered += _check(_tied_graph(rng, n), list(range(n)))
+        answered += _check(rng, _tied_graph(rng, n), list(range(n)))
         asked += n
     assert 0 < answered < asked  # small integer weights: some trees decided by ties, not all
 
