@@ -89,7 +89,7 @@ def choose_per_cage(tables: PartTables, policy: str, rows: CageRows) -> CageChoi
             np.full(n, -1, dtype=np.int32), np.full(n, np.nan), np.zeros(n, dtype=bool)
         )
     comps = _components(rows)
-    accepted = _accepted_by_all(rows, comps.comp, comps.count, len(tables.media))
+    accepted, accepted_row = _accepted_by_all(rows, comps.comp, comps.count)
     offers = _Offers(tables, rows, comps)
     best = {"free": _Best(comps.count), "pinned": _Best(comps.count)}
     modes = ("free", "pinned") if comps.any_pin else ("free",)
@@ -97,7 +97,7 @@ def choose_per_cage(tables: PartTables, policy: str, rows: CageRows) -> CageChoi
         rows.patterns.any(axis=0) | np.isin(np.arange(len(tables.media)), rows.pinned)
     )
     for m in candidates_m.tolist():
-        offer = offers.offer(m, accepted[:, m].copy())
+        offer = offers.offer(m, accepted[accepted_row, m])  # a gather: a copy of its own
         if offer is None:
             continue
         ok, cost, power, assembly_len = offer
@@ -169,21 +169,29 @@ def _agreed_pin(comp: np.ndarray, pinned: np.ndarray, n_comp: int) -> np.ndarray
     return np.where(has_pin & (pin_lo == pin_hi), pin_hi, -2)
 
 
-def _accepted_by_all(rows: CageRows, comp: np.ndarray, n_comp: int, n_media: int) -> np.ndarray:
-    """Bool (components x media): the media every link of a component accepts."""
+def _accepted_by_all(
+    rows: CageRows, comp: np.ndarray, n_comp: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The media every link of a component accepts, as (table, row of each component): bool
+    rows of media, component ``c``'s at ``table[row[c]]``. A medium's column of components is
+    gathered when it is offered: the whole (components x media) table was a ~14 MB gather of
+    which each medium read one column (XL with every network: 233k components, ~30 ms)."""
     patterns, pattern_of = rows.patterns, rows.pattern_of
     if len(patterns) == 1:
-        return np.broadcast_to(patterns[0], (n_comp, n_media))
+        return patterns, np.zeros(n_comp, dtype=np.int64)
     # Rows share few accept patterns, so reduce the patterns per component once instead of
     # once per medium.
     first = np.full(n_comp, -1, dtype=np.int64)
     first[comp] = pattern_of  # one pattern of each component ...
     mixed = np.zeros(n_comp, dtype=bool)
     mixed[comp[pattern_of != first[comp]]] = True  # ... and whether others differ
-    accepted = patterns[np.maximum(first, 0)].copy()
+    row = np.maximum(first, 0)
+    # A mixed component's own row: the patterns of its links, all at once.
+    reduced: list[np.ndarray] = []
     for c in np.flatnonzero(mixed).tolist():
-        accepted[c] = patterns[unique_sorted(pattern_of[comp == c])].all(axis=0)
-    return accepted
+        row[c] = len(patterns) + len(reduced)
+        reduced.append(patterns[unique_sorted(pattern_of[comp == c])].all(axis=0))
+    return (np.vstack([patterns, *reduced]) if reduced else patterns), row
 
 
 class _Offers:

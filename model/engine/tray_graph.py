@@ -37,10 +37,10 @@ from model.engine.tray_attach import (
 )
 from model.engine.tray_rows import RowCarry, all_pairs_rows
 from model.engine.tray_search import Preds, dijkstra, distance_row, merge_legs, walk_path
+from model.engine.tray_sweeps import MIN_SWEPT_SOURCES, swept_rows
 
-# Floyd-Warshall (n^3, vectorised) for graphs up to this many nodes, else a search per node.
-# XL's 561 nodes: all pairs 307 ms, a search from every node 305 ms CPU; the searches also leave
-# the shortest-path trees that route names read and a tray edit's carry starts from.
+# Floyd-Warshall (n^3, vectorised) for graphs up to this many nodes, else searches or sweeps that
+# also leave the trees route names read (XL's 561 nodes: all pairs 307 ms CPU, sweeps 50 ms).
 ALL_PAIRS_MAX_NODES = 256
 _TRAY_KEY = 1e7  # separates trays in one sorted array of station positions (trays < 10,000 km)
 
@@ -63,8 +63,9 @@ class TrayGraph:
         joins = self._find_joins(join_tolerance_m)
         self._build_stations(joins)
         self._rows: dict[int, np.ndarray] = {}
-        # Sources whose row distance_row made, the rows point_distance may read: all-pairs and
-        # carried rows add their ways up in another order, equal to the bit only by argument.
+        # Sources whose rows point_distance may read: distance_row's, and swept_rows' (the same
+        # sums by tray_sweeps.py's argument, checked against distance_row by its tests); all-pairs
+        # rows add their ways up in another order, carried rows are equal only by argument.
         self._searched: set[int] = set()
         self._paths: dict[int, Preds] = {}  # source -> predecessor per reached node
         self._legs: dict[tuple[int, int], list[tuple[int, float, float]]] = {}  # _station_legs
@@ -313,24 +314,25 @@ class TrayGraph:
         """
         if not self._rows and 0 < self.node_count <= self.all_pairs_max_nodes:
             self._rows = all_pairs_rows(self.graph, self.node_count)
-        for node in unique_sorted(nodes).tolist():
-            if node not in self._rows:
-                carried = self._carry.row(node) if self._carry is not None else None
-                if carried is None:
-                    seen, pred = distance_row(self._adjacency_lists(), node)
-                    carried = (np.array(seen, dtype=float), pred)
-                    self._searched.add(node)
-                self._rows[node], tree = carried
-                self._paths.setdefault(node, tree)  # the same search gives its paths
+        new = [node for node in unique_sorted(nodes).tolist() if node not in self._rows]
+        swept = {}  # many new and none carried: all swept at once, Dijkstra's sums (tray_sweeps)
+        if self._carry is None and len(new) >= MIN_SWEPT_SOURCES:
+            swept = swept_rows(self._adjacency_lists(), new, self.node_xy)
+            self._searched.update(swept)
+        for node in new:
+            carried = self._carry.row(node) if self._carry is not None else swept.get(node)
+            if carried is None:
+                seen, pred = distance_row(self._adjacency_lists(), node)
+                carried = (np.array(seen, dtype=float), pred)
+                self._searched.add(node)
+            self._rows[node], tree = carried
+            self._paths.setdefault(node, tree)  # the same search gives its paths
         if self._matrix is None or len(self._matrix) != len(self._rows):
             order = list(self._rows)
             self._index = np.full(max(self.node_count, 1), -1, dtype=np.int64)
             self._index[order] = np.arange(len(order))
-            self._matrix = (
-                np.stack([self._rows[k] for k in order])
-                if order
-                else np.zeros((0, self.node_count))
-            )
+            rows = [self._rows[k] for k in order]
+            self._matrix = np.array(rows, dtype=float).reshape(len(order), self.node_count)
         return self._matrix, self._index
 
     def carry_rows(self, old: TrayGraph) -> None:
@@ -463,7 +465,7 @@ class TrayGraph:
     def _learn_legs(self, ways: list[int], starts: list[int], ends: list[int]) -> None:
         """The station legs of the pairs not known yet whose source has no cached search: one
         search per source, stopped once its targets are settled (the same paths as a whole
-        search, :func:`model.engine.tray_search.dijkstra`); the partial search itself is not kept."""
+        search, :func:`~model.engine.tray_search.dijkstra`), not kept."""
         wanted: dict[int, set[int]] = {}
         for w, u, v in zip(ways, starts, ends, strict=True):
             if w >= 0 and u not in self._paths and (u, v) not in self._legs:
