@@ -17,6 +17,7 @@ import gc
 
 from PySide6.QtCore import QCoreApplication, QObject, QTimer
 
+from gui.runtime.import_sources import drop_import_sources
 from model.runtime.gc_policy import design_building, settle_released
 
 COLLECTOR_NAME = "hallwright-main-thread-gc"
@@ -39,9 +40,13 @@ class MainThreadCollector(QObject):
     def collect_due(self) -> None:
         """Collect the generations whose allocation counts passed their thresholds (none while
         a worker builds a design: model.runtime.gc_policy.design_building), or everything once
-        a window let go of a document (model.runtime.gc_policy.settle_released)."""
+        a window let go of a document (model.runtime.gc_policy.settle_released). The tick
+        also drops the module sources PySide6's import hook read (gui.runtime.import_sources)."""
         if design_building():
             return
+        # Here, not before: no worker runs code under collector_waits (a load, an analysis, an
+        # autosave), so none is reading linecache while it is emptied.
+        drop_import_sources()
         if settle_released():  # a closed document's frozen cycles (gc_policy.note_released)
             return
         count0, count1, count2 = gc.get_count()

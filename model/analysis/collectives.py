@@ -393,11 +393,13 @@ class Collectives:
             self._loads[key] = job_nics(self.fabric, job)
         return self._loads[key]
 
-    def _pattern(self, job: Job, name: str, hashed: str | None = None) -> Loads:
+    def _pattern(self, job: Job, name: str, hashed: str | None = None, keep=True) -> Loads:
         """The pattern's loads; ``hashed`` ("mean", "p95"): under static ECMP hashing. IB
-        SHARP's reduction trees are set by its aggregation manager, not hashed."""
+        SHARP's reduction trees are set by its aggregation manager, not hashed. ``keep``: kept
+        for the next caller (an estimate only reads their busiest links once: see _network)."""
         key = (name, job.servers.tobytes(), hashed)
-        if key not in self._loads:
+        loads = self._loads.get(key)
+        if loads is None:
             nics = self._nics(job)
             if name in ("ring", "tree"):
                 loads = climb(self.fabric, self._met(name, nics), hashed)
@@ -405,8 +407,9 @@ class Collectives:
                 loads = collnet_loads(self.fabric, nics)
             else:
                 loads = alltoall_loads(self.fabric, nics, job.gpus, self.pxn, hashed)
-            self._loads[key] = loads
-        return self._loads[key]
+            if keep:
+                self._loads[key] = loads
+        return loads
 
     def _met(self, name: str, nics) -> Routed:
         """The pattern's flows met at their levels, shared with the :meth:`without` copies:
@@ -425,7 +428,9 @@ class Collectives:
         ``q``: the hashing quantile when the routing is ``ecmp-hash``."""
         key = ("net", name, job.servers.tobytes(), q)
         if key not in self._loads:
-            loads = self._pattern(job, name, q if self.hashed else None)
+            # Not kept: two float arrays per link, read here once per (pattern, job, quantile);
+            # the editor's analyzer held ~105 MB of them at the XL hall's curves.
+            loads = self._pattern(job, name, q if self.hashed else None, keep=False)
             worst, rows = loads.busiest(self.topo.capacity)
             if loads.unreachable:
                 worst = math.inf

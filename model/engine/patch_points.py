@@ -11,6 +11,7 @@ the engine and the layout count the same panels without the engine importing the
 from __future__ import annotations
 
 import math
+import operator
 import weakref
 from dataclasses import dataclass
 
@@ -45,9 +46,32 @@ def network_racks(design) -> frozenset[str]:
     return got
 
 
+# Per design: (its network racks, its rack records, their hubs). A refresh of the plant asks
+# twice (the media choice's patch points and channel pieces: 2 x ~14 ms of the GUI thread after
+# a rack move at zoned XL). The records are kept and compared by identity (edits replace a
+# rack's record, never change it), so a moved, renamed, added or removed rack misses.
+_HUBS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def zone_hubs(design) -> dict[str, str]:
-    """Per rack: the rack of its zone's distribution point (see the module docstring)."""
+    """Per rack: the rack of its zone's distribution point (see the module docstring). The
+    dict is shared with later callers while the racks stand: not to be changed."""
     network = network_racks(design)
+    records = list(design.racks.values())
+    cached = _HUBS.get(design)
+    if (
+        cached is not None
+        and cached[0] is network
+        and len(cached[1]) == len(records)
+        and all(map(operator.is_, cached[1], records))
+    ):
+        return cached[2]
+    hubs = _zone_hubs(design, network)
+    _HUBS[design] = (network, records, hubs)
+    return hubs
+
+
+def _zone_hubs(design, network: frozenset[str]) -> dict[str, str]:
     if network:
         cx = sum(design.racks[r].x for r in network) / len(network)
         cy = sum(design.racks[r].y for r in network) / len(network)
