@@ -24,6 +24,7 @@ import copy
 import numpy as np
 
 from model.common.findings import Finding
+from model.structured.channel_checks import ShapeGroups
 from model.structured.channel_groups import ChannelColumns, KeptGroups
 from model.structured.channel_reuse import ChannelLegMemo
 from model.structured.channel_table import RowIndex
@@ -85,6 +86,7 @@ class LegMemo:
         self.channel_legs = ChannelLegMemo()
         self.groups = KeptGroups()  # step 1's groups and port ranks while their inputs stand
         self.rows = RowIndex()  # the channel table's link -> row index while its rows stand
+        self.shapes = ShapeGroups()  # the table's checks' groups by shape while they stand
         self._links: list = []  # the link records the kept entries were read off
         self._entries: tuple[dict, dict, dict] | None = None
 

@@ -18,6 +18,7 @@ from model.design.structured_edit import route_via
 from model.engine.routed_links import RoutedLinks
 from model.engine.snapshot import snapshot
 from model.generators.generate import apply_cabling, generate
+from model.structured.channel_checks import ShapeGroups, table_checks
 from model.structured.channel_groups import KeptGroups, _route_links, group_channels
 from model.structured.channel_table import ChannelTable, RowIndex
 from model.structured.channels import plant_fibres
@@ -349,3 +350,44 @@ def test_kept_route_links_equal_ones_chosen_afresh(seed):
         horizontal[changed] = rng.choice([3.0, 5.0, 9.0, 12.0, np.nan], len(changed))
         got = kept.route_links(link_ids, horizontal, rack_a, rack_b, rack_ids)
         assert got == _route_links(link_ids, horizontal, rack_a, rack_b, rack_ids)
+
+
+def test_channel_checks_on_kept_shape_groups_equal_fresh_ones():
+    """The checks of each table after rack moves and a medium pinned, on the channels' groups
+    by shape kept from the last table (ShapeGroups), equal fresh ones; a rack move keeps the
+    groups, the pin (another medium on one channel) does not."""
+    design = _hall("fat-tree zoned")
+    plant = RoutedLinks(design)
+    memo = LegMemo()
+    kept = ShapeGroups()
+    table_checks(structured_layout(plant, memo=memo).channels, kept=kept)
+    rng = random.Random(11)
+    moves = 0
+    for step in range(5):
+        if step == 3:
+            table = structured_layout(plant).channels
+            link = design.links[next(iter(table.structured))]
+            medium = "dr4-400g" if link.medium != "dr4-400g" else "sr4-400g"
+            design.update_links([msgspec.structs.replace(link, medium=medium)])
+        elif not _move_some_racks(design, rng, 1):
+            continue
+        plant.refresh()
+        table = structured_layout(plant, memo=memo).channels
+        assert table_checks(table, kept=kept) == table_checks(table)
+        assert kept.reused == (step != 3)
+        moves += step != 3
+    assert moves
+
+
+def test_shape_groups_are_kept_only_for_the_same_rows_and_keys():
+    kept = ShapeGroups()
+    key = np.asarray([7, 3, 7, 3, 5])
+    rows = np.arange(5)
+    first = kept.groups(rows, key)
+    assert [g[1] for g in first] == [[1, 3], [4], [0, 2]]
+    assert kept.groups(rows.copy(), key.copy()) is first and kept.reused
+    # A polarity record moved from row 1 to row 0: the same keys in other rows.
+    other = np.asarray([1, 2, 3, 4, 5])
+    assert [g[1] for g in kept.groups(other, key)] == [[2, 4], [5], [1, 3]]
+    assert not kept.reused
+    assert [g[1] for g in kept.groups(other, np.asarray([3, 3, 7, 7, 5]))] == [[1, 2], [5], [3, 4]]
