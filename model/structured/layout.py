@@ -289,6 +289,7 @@ def _layout(
         msa,
         lean,
         memo.rows if memo is not None else None,
+        kept=memo.cords if memo is not None else None,
     )
     return _with_panels(layout, design, pool, legs.cassette_no)
 

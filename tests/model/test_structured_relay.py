@@ -91,7 +91,7 @@ def test_layouts_after_random_rack_moves_equal_a_full_layout(name):
     assert _every_record(last) == _every_record(structured_layout(plant))
     assert memo.relaid_paths == -1  # the first layout lays every leg
     rng = random.Random(43)
-    reused = rebundled = remade = shared = grouped = 0
+    reused = rebundled = remade = shared = grouped = corded = 0
     for _ in range(6):
         if not _move_some_racks(design, rng, rng.choice([1, 1, 2])):
             continue
@@ -99,6 +99,7 @@ def test_layouts_after_random_rack_moves_equal_a_full_layout(name):
         again = structured_layout(plant, memo=memo)
         reused += memo.relaid_paths >= 0
         grouped += memo.groups.reused
+        corded += memo.cords.reused
         rebundled += memo.trunks.changed_trunks > 0
         remade += memo.channel_legs.remade_paths > 0
         shared += again.channels.row_of is last.channels.row_of
@@ -112,6 +113,7 @@ def test_layouts_after_random_rack_moves_equal_a_full_layout(name):
     assert remade
     assert shared  # the channel table's link -> row index, as its rows stood
     assert grouped  # step 1's groups, as their links, devices and hubs stood
+    assert corded  # step 4's cords, only the changed ones ordered again
 
 
 def test_a_panel_placed_or_a_link_unmade_lays_every_leg_again():
@@ -391,3 +393,27 @@ def test_shape_groups_are_kept_only_for_the_same_rows_and_keys():
     assert [g[1] for g in kept.groups(other, key)] == [[2, 4], [5], [1, 3]]
     assert not kept.reused
     assert [g[1] for g in kept.groups(other, np.asarray([3, 3, 7, 7, 5]))] == [[1, 2], [5], [3, 4]]
+
+
+@pytest.mark.parametrize("turned", [False, True])
+def test_cords_to_a_moved_patch_rack_are_ordered_again_at_either_end(turned):
+    """Leaf rack B01's cords run to the panel of patch rack B-P1: B-P1 moved, they are ordered
+    again at their new lengths on the kept cords (the leaf is its links' B end; ``turned``:
+    its links made again with the leaf first, so its cords are the A ends)."""
+    design = _hall("leaf spilling into a patch rack")
+    if turned:
+        leaf = {d.id for d in design.devices_in_rack("b1")}
+        links = [link for link in design.links.values() if link.b.device in leaf]
+        design.remove_links([link.id for link in links])
+        design.add_links([msgspec.structs.replace(link, a=link.b, b=link.a) for link in links])
+    plant = RoutedLinks(design)
+    memo = LegMemo()
+    first = structured_layout(plant, memo=memo)
+    patch = design.racks["bp1"]
+    design.move_racks({"bp1": (patch.x, patch.y + 0.6)})
+    plant.refresh()
+    again = structured_layout(plant, memo=memo)
+    assert memo.cords.reused
+    assert _every_record(again) == _every_record(structured_layout(plant))
+    leaf_end = 2 if turned else 3  # the cords' lengths at the leaf's end (a_m, b_m) changed
+    assert _picture(first)[2][leaf_end] != _picture(again)[2][leaf_end]
