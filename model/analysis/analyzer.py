@@ -389,7 +389,7 @@ class Analyzer:
         channels = None
         if layout is not None:
             # Structured cabling: channel loss, reach and polarity (trunk findings: the plant's).
-            channels, channel_finds = table_checks(layout.channels)
+            channels, channel_finds = table_checks(layout.channels, kept=self._legs.shapes)
             findings.extend(channel_finds)
             findings.extend(skew_findings(layout))
         return phys, trays, typ, mx, fill, findings, channels

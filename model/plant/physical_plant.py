@@ -228,7 +228,8 @@ def build_plant(
                 len(plant.link_ids),
             )
             fabric_rows = (names, codes)
-        apply_structured(out, plant, fabric_rows, needed=not counting, layout=layout)
+        trunks = cache.kept_trunk_counts() if cache is not None else None  # edits follow
+        apply_structured(out, plant, fabric_rows, not counting, layout, trunks)
     return out
 
 

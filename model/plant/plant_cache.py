@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import numpy as np
 
@@ -53,6 +54,7 @@ class PlantCache:
         # (weak design, (device edits, devices), (cages of every device, any co-packaged
         # switch)): build_plant's device totals, kept while the devices stand
         self.cages_total_memo: tuple | None = None
+        self._trunk_counts: Any = None  # kept_trunk_counts(), once asked for
         # Set by a caller that knows which links can have changed since the last call (the
         # optimiser: only racks moved, these the plant rows of their links), as (plant rows
         # in all, those rows): the next incremental count compares only the rows of their
@@ -73,6 +75,16 @@ class PlantCache:
         # every device's draw need compare again.
         self.power_generation = 0
         self.resummed: tuple[int, int, list[str] | None] | None = None
+
+    def kept_trunk_counts(self):
+        """The structured overlay's trunk counts kept from call to call
+        (:class:`model.plant.structured.KeptTrunkCounts`; imported here: a directly cabled
+        design need not load the structured layer)."""
+        from model.plant.structured import KeptTrunkCounts
+
+        if self._trunk_counts is None:
+            self._trunk_counts = KeptTrunkCounts()
+        return self._trunk_counts
 
     def reset_counts(self) -> None:
         """Forget the count (not the graph): the next :meth:`tally` counts every row."""

@@ -10,6 +10,7 @@ construction. Trunks, panels and cassettes draw no power.
 
 from __future__ import annotations
 
+import operator
 from collections import Counter, defaultdict
 from dataclasses import replace
 
@@ -28,13 +29,16 @@ def apply_structured(
     fabric_rows: tuple[list[str], np.ndarray] | None = None,
     needed: bool = False,
     layout: StructuredLayout | None = None,
+    kept_counts: KeptTrunkCounts | None = None,
 ) -> StructuredLayout | None:
     """Rewrite ``phys.items`` for the design's cabling style; returns the layout used (None:
     no link runs through panels, nothing changed). ``fabric_rows``: (fabric names, name index
     per plant row; -1 none), as :func:`model.design.fabrics.plant_fabric_rows` gives them, to
     split every item by network. ``needed``: also fill each cord and trunk line's
     ``needed_m`` (the metres its units serve before rounding up), for the BOM. ``layout``:
-    ``plant``'s structured layout when the caller has it already (else laid out here)."""
+    ``plant``'s structured layout when the caller has it already (else laid out here).
+    ``kept_counts``: the last call's trunk counts of this design (:class:`KeptTrunkCounts`), counted
+    again only where a trunk was made again (an editor's analysis; not with ``needed``)."""
     if not uses_structured(plant.design):
         return None
     layout = phys.structured = layout if layout is not None else structured_layout(plant)
@@ -120,9 +124,12 @@ def apply_structured(
                 need_m,
             )
         )
-    trunks, trunk_need = _trunk_counts(
-        layout, plant, (row_fab[rows].tolist(), row_fab, fab_names), needed
-    )
+    fabrics = (row_fab[rows], row_fab, fab_names)
+    trunk_need: defaultdict[tuple[str, float, str], float] = defaultdict(float)
+    if kept_counts is not None and not needed:
+        trunks = kept_counts.counts(layout, plant, fabrics)
+    else:
+        trunks, trunk_need = _trunk_counts(layout, plant, fabrics, needed)
     for (part_id, length, fab), qty in sorted(trunks.items()):
         tpart = sc.trunks[part_id]
         items.append(
@@ -174,25 +181,12 @@ def _trunk_counts(
     """(part id, ordered length, fabric) -> trunks, and the metres they serve, of every
     orderable trunk (the metres only when ``needed``). A trunk's fabric is its first link's,
     read off that link's channel row (``fabrics``: per channel row and per plant row, its
-    fabric's code, and the names; every link on a trunk has a channel row in a full layout;
+    fabric's code as arrays, and the names; every link on a trunk has a channel row in a full layout;
     else, by the plant's index). The keys are made in one pass and counted by
     Counter's own loop (a Counter update per trunk was ~0.1 s of a zoned XL plant: ~100k
     trunks)."""
-    channel_fab, row_fab, fab_names = fabrics
-    row_of = layout.channels.row_of
     laid = [t for t in layout.trunks if t.part and t.ordered_m == t.ordered_m]
-    keys = [
-        (
-            t.part,
-            t.ordered_m,
-            fab_names[
-                channel_fab[r]
-                if (r := row_of.get(t.links[0])) is not None
-                else int(row_fab[plant.index[t.links[0]]])
-            ],
-        )
-        for t in laid
-    ]
+    keys = _trunk_keys(layout, plant, (fabrics[0].tolist(), *fabrics[1:]), laid)
     quantities = [t.quantity for t in laid]
     trunks: Counter[tuple[str, float, str]] = Counter()
     if quantities.count(1) == len(quantities):
@@ -205,6 +199,94 @@ def _trunk_counts(
         for key, t in zip(keys, laid, strict=True):
             need[key] += t.quantity * t.length_m
     return trunks, need
+
+
+def _trunk_keys(layout: StructuredLayout, plant, fabrics: tuple, laid: list) -> list[tuple]:
+    """(part id, ordered length, fabric) of each trunk of ``laid`` (see :func:`_trunk_counts`)."""
+    channel_fab, row_fab, fab_names = fabrics
+    row_of = layout.channels.row_of
+    return [
+        (
+            t.part,
+            t.ordered_m,
+            fab_names[
+                channel_fab[r]
+                if (r := row_of.get(t.links[0])) is not None
+                else int(row_fab[plant.index[t.links[0]]])
+            ],
+        )
+        for t in laid
+    ]
+
+
+class KeptTrunkCounts:
+    """The last :func:`_trunk_counts` (without metres) of a design, kept for the next (an
+    editor's analysis): a rack move re-makes a few trunks and keeps the other records in their
+    places (:class:`~model.structured.trunk_reuse.TrunkMemo`), so while the fabrics are read
+    alike (the same channel rows' index, fabric codes and names, plant links), only the trunks
+    that are not the same records are keyed again, their old count taken out and the new one
+    put in (integers: exact). Reading every trunk's first link and fabric was ~0.06 s of a
+    zoned XL plant. ``recounted``: trunks the last call keyed (-1: every one)."""
+
+    def __init__(self) -> None:
+        self.recounted = -1
+        self._trunks: list = []  # the trunks counted, in the layout's order
+        self._keys: list[tuple | None] = []  # per trunk, its key (None: not orderable)
+        self._fabrics: tuple = ()  # (row index, channel fabric codes, plant fabric codes, ...)
+        self._counts: Counter[tuple[str, float, str]] = Counter()
+        self._slots: Counter[tuple[str, float, str]] = Counter()  # trunks per key
+
+    def counts(self, layout: StructuredLayout, plant, fabrics: tuple) -> Counter:
+        """:func:`_trunk_counts`' trunks (a Counter of the caller's own) of ``layout``."""
+        channel_fab, row_fab, fab_names = fabrics
+        now = (layout.channels.row_of, channel_fab, row_fab, list(fab_names), plant.link_ids)
+        trunks, last = layout.trunks, self._trunks
+        if len(trunks) != len(last) or not self._same_fabrics(now):
+            self._trunks, self._keys = [], []  # not held while the next are made
+            orderable = [bool(t.part) and t.ordered_m == t.ordered_m for t in trunks]
+            laid = [t for t, o in zip(trunks, orderable, strict=True) if o]
+            listed = (channel_fab.tolist(), row_fab, fab_names)
+            made = iter(_trunk_keys(layout, plant, listed, laid))
+            self._keys = [next(made) if o else None for o in orderable]
+            self._counts, self._slots = Counter(), Counter()
+            for t, key in zip(trunks, self._keys, strict=True):
+                if key is not None:
+                    self._counts[key] += t.quantity
+                    self._slots[key] += 1
+            self.recounted = -1
+        else:
+            again = np.flatnonzero(
+                np.fromiter(map(operator.is_not, trunks, last), dtype=bool, count=len(trunks))
+            ).tolist()
+            counts, slots = self._counts, self._slots
+            for k in again:
+                old_key, t = self._keys[k], trunks[k]
+                if old_key is not None:
+                    counts[old_key] -= last[k].quantity
+                    slots[old_key] -= 1
+                    if not slots[old_key]:  # no trunk left on it: gone, as from a fresh count
+                        del counts[old_key], slots[old_key]
+                key = None
+                if t.part and t.ordered_m == t.ordered_m:
+                    key = _trunk_keys(layout, plant, fabrics, [t])[0]
+                    counts[key] += t.quantity
+                    slots[key] += 1
+                self._keys[k] = key
+            self.recounted = len(again)
+        self._trunks, self._fabrics = list(trunks), now
+        return Counter(self._counts)
+
+    def _same_fabrics(self, now: tuple) -> bool:
+        if not self._fabrics:
+            return False
+        row_of, channel_fab, row_fab, names, link_ids = self._fabrics
+        return (
+            now[0] is row_of  # the channel table's index shared: the same links in order
+            and np.array_equal(now[1], channel_fab)
+            and np.array_equal(now[2], row_fab)
+            and now[3] == names
+            and now[4] == link_ids
+        )
 
 
 def _cords(

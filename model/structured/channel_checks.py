@@ -144,8 +144,38 @@ def _channel_findings(channel: Channel, budget, polarity, out: list[Finding]) ->
         )
 
 
+class ShapeGroups:
+    """The last :func:`table_checks`' groups of channels through panels, kept for the next
+    table of the same design (an editor's analysis): while every such channel has the same
+    (shape, port, medium) key as then, in the same rows, the groups are the same rows (a
+    rack move changes lengths only; the unique, sort and split of 393k keys were ~0.06 s of
+    a zoned XL report). ``reused``: whether the last table's groups were the kept ones."""
+
+    def __init__(self) -> None:
+        self.reused = False
+        self._key: np.ndarray | None = None  # per checked row, its group's key
+        self._rows: np.ndarray | None = None  # the rows checked (no polarity record)
+        self._groups: list[tuple[np.ndarray, list[int]]] = []  # members, as array and list
+
+    def groups(self, rows: np.ndarray, key: np.ndarray) -> list[tuple[np.ndarray, list[int]]]:
+        """:func:`_shape_groups` of ``rows`` by ``key``: the kept ones when both are equal."""
+        last_key, last_rows = self._key, self._rows
+        self.reused = (
+            last_key is not None
+            and last_rows is not None
+            and np.array_equal(last_key, key)
+            and np.array_equal(last_rows, rows)
+        )
+        if not self.reused:
+            self._groups = []  # not held while the next are made
+            self._key, self._rows, self._groups = key, rows, _shape_groups(rows, key)
+        return self._groups
+
+
 def table_checks(
-    table: ChannelTable, catalog: StructuredCatalog | None = None
+    table: ChannelTable,
+    catalog: StructuredCatalog | None = None,
+    kept: ShapeGroups | None = None,
 ) -> tuple[dict, list]:
     """:func:`channel_checks` of every channel of a layout's table, worked out on its columns.
 
@@ -157,8 +187,8 @@ def table_checks(
     out as arrays in :func:`~model.structured.channels.loss_budget`'s float operations and order (the
     same figures to the bit), and a channel is made only when it has a finding. A channel
     with a polarity record is made and checked alone. At zoned XL: 393k channels in well under
-    a second instead of ~3.5 s made and checked one by one.
-    """
+    a second instead of ~3.5 s made and checked one by one. ``kept``: the groups of this
+    design's last table, reused while its channels' keys stand (an editor's analysis)."""
     catalog = catalog or structured_catalog()
     singles = [table.row_channel(table.row_of[lid]) for lid in table.records if lid in table.row_of]
     budgets = [loss_budget(c, catalog) for c in singles]
@@ -168,7 +198,7 @@ def table_checks(
     margins = [np.asarray([b.margin_db for b in budgets if b.margin_db is not None])]
     over = sum(1 for b in budgets if b.over_budget)
     polarity_errors = sum(1 for p in polarities if not p.ok)
-    for make, lengths in _groups(table):
+    for make, lengths in _groups(table, kept):
         channel = make(0)
         budget = loss_budget(channel, catalog)
         polarity = check_polarity(channel)
@@ -213,9 +243,10 @@ def table_checks(
     return summary, sort_findings(out)
 
 
-def _groups(table: ChannelTable):
+def _groups(table: ChannelTable, kept: ShapeGroups | None = None):
     """(a function making the group's k-th channel, the group's channel lengths) per group of
-    channels that share a medium and a shape, the channels with a polarity record left out."""
+    channels that share a medium and a shape, the channels with a polarity record left out
+    (``kept``: the last table's groups through panels, see :class:`ShapeGroups`)."""
     fibres = table.fibres
     # A FibreTable's columns as they are, its index by link id made only if it is looked up
     # (393k links at zoned XL: ~0.1 s that the cords' rows mostly make needless).
@@ -276,15 +307,19 @@ def _groups(table: ChannelTable):
     # sorts rows as records, several times slower).
     n_ports, n_media = int(port.max(initial=0)) + 1, int(medium_of.max(initial=0)) + 2
     key = (shape[rows] * n_ports + port[rows]) * n_media + medium[rows]
+    groups = kept.groups(rows, key) if kept is not None else _shape_groups(rows, key)
+    for members, members_list in groups:
+        yield (lambda k, m=members_list: table.row_channel(m[k])), length[members]
+
+
+def _shape_groups(rows: np.ndarray, key: np.ndarray) -> list[tuple[np.ndarray, list[int]]]:
+    """``rows`` grouped by ``key`` (the groups in key order, each group's rows in order), each
+    group's rows as an array and as a list."""
     _, group = np.unique(key, return_inverse=True)
     group = group.reshape(-1)
     by_group = np.argsort(group, kind="stable")
     bounds = np.flatnonzero(np.diff(group[by_group])) + 1
-    for members in np.split(rows[by_group], bounds):
-        if not len(members):
-            continue
-        members_list = members.tolist()
-        yield (lambda k, m=members_list: table.row_channel(m[k])), length[members]
+    return [(m, m.tolist()) for m in np.split(rows[by_group], bounds) if len(m)]
 
 
 def _trunk_columns(leg_trunk_m: list[tuple[float, ...]]) -> list[np.ndarray]:

@@ -59,17 +59,68 @@ class PortRanks:
         self.ranks: tuple = ()
 
 
+class KeptGroups:
+    """The last :func:`group_channels` of a design (an editor's analysis lays it out after every
+    edit), kept for the next: while what the groups are made of stands — the links (the same
+    records: ends, ports, vias), the devices (their racks), the members' devices and media, the
+    media's fibres, the style and the zone hubs — the groups, the members' end keys and racks
+    are the last ones (a rack move changes only lengths and routes; regrouping 393k members
+    and reading their ports was ~0.15 s of a zoned XL layout). The routes' lengths are read
+    anew every time. ``reused``: whether the last call kept the groups."""
+
+    def __init__(self) -> None:
+        self.ranks = PortRanks()  # the port ranks, while the links stand (kept on their own)
+        self.reused = False
+        self._inputs: tuple | None = None  # what the kept groups were made of
+        self._made: tuple | None = None  # (groups, end key, rack A, rack B, rack ids)
+        self._routes: tuple = ()  # (the members' horizontal lengths, the route links of them)
+
+    def made_of(self, inputs: tuple) -> tuple | None:
+        """The kept (groups, end key, rack A, rack B, rack ids) when they were made of inputs
+        equal to ``inputs`` (see :func:`_group_inputs`), else None (and nothing is kept)."""
+        kept = self._inputs
+        self.reused = kept is not None and _same_inputs(kept, inputs)
+        if not self.reused:
+            self._inputs = self._made = None  # not held while the next are made
+        return self._made
+
+    def keep(self, inputs: tuple, made: tuple, horizontal: np.ndarray, route_of: dict) -> None:
+        """Keep the groups made of ``inputs`` and the route links of these lengths."""
+        self._inputs, self._made = inputs, made
+        self._routes = (horizontal, route_of)
+
+    def route_links(self, link_ids, horizontal, rack_a, rack_b, rack_ids) -> dict:
+        """:func:`_route_links` of the kept groups' members at lengths ``horizontal``: the
+        last ones but for the rack pairs a member of which changed its length (bit for bit),
+        chosen again among their members only (each pair's choice reads its own links)."""
+        kept_h, kept_route_of = self._routes
+        changed = np.flatnonzero(kept_h.view(np.int64) != horizontal.view(np.int64))
+        self._routes = (horizontal, kept_route_of)
+        if not len(changed):
+            return kept_route_of
+        n_racks = len(rack_ids)
+        pair = rack_a * n_racks + rack_b
+        again = np.isin(pair, pair[changed])
+        # The other members as within one rack: no pair of theirs is chosen.
+        route_of = dict(kept_route_of)
+        route_of.update(
+            _route_links(link_ids, horizontal, rack_a, np.where(again, rack_b, rack_a), rack_ids)
+        )
+        self._routes = (horizontal, route_of)
+        return route_of
+
+
 def group_channels(
     plant,
     direct: Mapping,
     fpp_of: dict,
     findings: list[Finding],
-    kept_ranks: PortRanks | None = None,
+    kept: KeptGroups | None = None,
 ) -> tuple[dict[tuple, np.ndarray], ChannelColumns, dict[tuple[str, str], str]]:
     """The channels of ``direct``'s links grouped by path (racks and named panels), mode and
     connector: (per group key, its member rows; the members' columns; per rack pair, the link
-    whose tray route a trunk between those racks follows). ``kept_ranks``: the last layout's
-    port ranks of this design, reused while its links stand (and refilled)."""
+    whose tray route a trunk between those racks follows). ``kept``: the last layout's groups
+    and port ranks of this design, reused while what they are made of stands (and refilled)."""
     design = plant.design
     # A FibreTable's own list (read only here): the cords then know each member's fibre row.
     link_ids = direct.link_ids if isinstance(direct, FibreTable) else list(direct)
@@ -87,6 +138,18 @@ def group_channels(
     # cage): the devices numbered in the order of their ids, so ends compare as (device, port).
     dev_a = np.asarray(plant.cage_a, dtype=np.int64)[rows] // CAGE_STRIDE
     dev_b = np.asarray(plant.cage_b, dtype=np.int64)[rows] // CAGE_STRIDE
+    # Per medium of a member: its fibre's mode and connector (a medium's fibre part sets them).
+    used, first = _first_of_each(medium)
+    # (A FibreTable's fibre by its row: by id, it would make its 393k-link index at XL.)
+    fibre_at = direct.fibre if isinstance(direct, FibreTable) else lambda r: direct[link_ids[r]]
+    fibre_of = {m: fibre_at(r) for m, r in zip(used.tolist(), first.tolist(), strict=True)}
+    inputs = None
+    if kept is not None and not design.links_via_panels():  # a via's findings are made anew
+        inputs = _group_inputs(plant, link_ids, (medium, media, fpp), dev_a, dev_b, fibre_of)
+        made = kept.made_of(inputs)
+        if made is not None:
+            pieces = (up_a, horizontal, up_b)
+            return _as_kept(kept, made, link_ids, pieces, (fpp[medium], medium, media))
     device_ids = plant.cage_device_ids
     dev_rank = np.empty(len(device_ids), dtype=np.int64)
     dev_rank[sorted(range(len(device_ids)), key=device_ids.__getitem__)] = np.arange(
@@ -102,9 +165,8 @@ def group_channels(
     # The plant routes a link within its rack exactly where its two devices' racks are one
     # (model.engine.geometry.compose_lengths' "same-rack"): such a channel has no panel.
     same_rack = rack_a == rack_b
-    end_key = _end_key(
-        dev_rank[dev_a], dev_rank[dev_b], *_port_ranks(plant, rows, link_ids, kept_ranks)
-    )
+    ranks = _port_ranks(plant, rows, link_ids, kept.ranks if kept is not None else None)
+    end_key = _end_key(dev_rank[dev_a], dev_rank[dev_b], *ranks)
     route_of = _route_links(link_ids, horizontal, rack_a, rack_b, rack_ids)
     cols = ChannelColumns(
         link_ids,
@@ -116,11 +178,6 @@ def group_channels(
         medium,
         media,
     )
-    # Per medium of a member: its fibre's mode and connector (a medium's fibre part sets them).
-    used, first = np.unique(medium, return_index=True)
-    # (A FibreTable's fibre by its row: by id, it would make its 393k-link index at XL.)
-    fibre_at = direct.fibre if isinstance(direct, FibreTable) else lambda r: direct[link_ids[r]]
-    fibre_of = {m: fibre_at(r) for m, r in zip(used.tolist(), first.tolist(), strict=True)}
     lc = {m: CONNECTOR_FAMILY.get(f.connector) == "LC" for m, f in fibre_of.items()}
     ports = np.asarray([fpp[m] if lc.get(m) else 1 for m in range(len(media))], dtype=np.int64)
     groups: dict[tuple, np.ndarray] = {}
@@ -142,7 +199,61 @@ def group_channels(
         groups.update((key, np.asarray(rows, dtype=np.int64)) for key, rows in by_hand.items())
     members = np.flatnonzero(styled)
     _style_groups(design, groups, members, (rack_a, rack_b), medium, ports, rack_ids, fibre_of)
+    if inputs is not None and kept is not None:
+        kept.keep(inputs, (dict(groups), end_key, rack_a, rack_b, rack_ids), horizontal, route_of)
     return groups, cols, route_of
+
+
+def _as_kept(kept: KeptGroups, made: tuple, link_ids: list[str], pieces: tuple, media: tuple):
+    """:func:`group_channels`' answer from the ``kept`` groups (``made``) at the members'
+    lengths now (``pieces``: vertical A, horizontal, vertical B; ``media``: fibres per port,
+    medium number and medium ids)."""
+    groups, end_key, rack_a, rack_b, rack_ids = made
+    up_a, horizontal, up_b = pieces
+    route_of = kept.route_links(link_ids, horizontal, rack_a, rack_b, rack_ids)
+    columns = ChannelColumns(link_ids, up_a, horizontal.tolist(), up_b, end_key, *media)
+    return dict(groups), columns, route_of  # the caller's own dict: the layout clears it
+
+
+def _first_of_each(medium: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(medium, return_index=True)``: the media used, ascending, and the first row
+    of each; counted and searched per medium (a few) rather than a sort of 393k rows."""
+    if not len(medium) or medium.min() < 0:
+        return np.unique(medium, return_index=True)
+    used = np.flatnonzero(np.bincount(medium))
+    first = np.asarray([int(np.argmax(medium == m)) for m in used.tolist()], dtype=np.int64)
+    return used, first
+
+
+def _group_inputs(plant, link_ids, media_columns, dev_a, dev_b, fibre_of) -> tuple:
+    """What :func:`group_channels` makes the groups, end keys and racks of (with no link routed
+    via panels), compared by :func:`_same_inputs` with the last: the link and device records
+    as lists (after a rack move the same records: one pointer each to compare)."""
+    design = plant.design
+    style = design.settings.cabling
+    medium, media, fpp = media_columns
+    return (
+        style,
+        zone_hubs(design) if style == "zones" else {},
+        list(design.links.values()),
+        list(design.devices.values()),
+        list(plant.cage_device_ids),
+        list(link_ids),  # a copy: the caller's list is no record of what was grouped
+        list(media),
+        fpp,
+        medium,
+        dev_a,
+        dev_b,
+        {m: (fibre.mode, fibre.connector) for m, fibre in fibre_of.items()},  # not its length
+    )
+
+
+def _same_inputs(kept: tuple, now: tuple) -> bool:
+    """Whether two :func:`_group_inputs` are equal (the arrays element by element)."""
+    return all(
+        np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
+        for a, b in zip(kept, now, strict=True)
+    )
 
 
 def _style_groups(design, groups, members, racks, medium, ports, rack_ids, fibre_of) -> None:

@@ -34,6 +34,7 @@ def lay_cords(
     msa: dict[str, FibrePart] | None = None,
     lean: bool = False,
     row_index: RowIndex | None = None,
+    kept: KeptCords | None = None,
 ) -> None:
     """The cords of every leg's links, as columns; each link's channel row (its first leg) and,
     for a link of several fibres, their lengths (``leg_lengths_m``). A cord is the link's vertical at that end + the
@@ -48,7 +49,8 @@ def lay_cords(
     medium's (:func:`msa_cord_fibres`). ``lean``: the cords and their findings only, no channel
     row in ``table`` (the findings' layout, :func:`model.structured.layout.structured_layout`).
     ``row_index``: the last layout's link -> row index (:class:`RowIndex`), shared when the
-    rows are the same links."""
+    rows are the same links. ``kept``: the last layout's cords of this design
+    (:class:`KeptCords`), worked out again only where their lengths changed."""
     # ``per_leg``: columns, one value per leg (its table leg, the cords' rack distances A and
     # B, its trunks' length), every leg's members one after the other and how many each leg
     # has, and the members' columns: a cord pair per member of each leg, its figures
@@ -57,12 +59,27 @@ def lay_cords(
     total = len(member)
     if not total:
         return
-    link_ids = np.asarray(columns.link_ids, dtype=object)[member].tolist()
-    leg_of = np.repeat(np.asarray(leg_no, dtype=np.int64), sizes)
-    ports = (np.arange(total) - np.repeat(np.cumsum(sizes) - sizes, sizes)).tolist()
     # In the order the sum was written cord by cord: (vertical + slack) + distance.
     a_m = (columns.up_a[member] + slack_m) + np.repeat(np.asarray(dist_a, dtype=np.float64), sizes)
     b_m = (columns.up_b[member] + slack_m) + np.repeat(np.asarray(dist_b, dtype=np.float64), sizes)
+    # The members' rows are those of the table's fibres when the columns were made from them
+    # (model.structured.channel_groups shares a FibreTable's list of link ids).
+    fibre_rows = member if columns.link_ids is getattr(table.fibres, "link_ids", None) else None
+    shape: tuple | None = None
+    if kept is not None:
+        # Typed or recorded lengths, vendor-neutral cords or a findings-only layout: made whole.
+        plain = not (typed_m or recorded or msa or lean)
+        shape = (member, sizes, leg_no, columns.link_ids, columns.medium, columns.media)
+        shape += (fibre_of, fibre_rows is not None)
+        if plain and kept.same_shape(shape):
+            kept.relay(layout, table, a_m, b_m, row_index)
+            return
+        kept.forget()
+        if not plain:
+            shape = None
+    link_ids = np.asarray(columns.link_ids, dtype=object)[member].tolist()
+    leg_of = np.repeat(np.asarray(leg_no, dtype=np.int64), sizes)
+    ports = (np.arange(total) - np.repeat(np.cumsum(sizes) - sizes, sizes)).tolist()
     trunk_m = np.repeat(np.asarray(leg_trunk_m, dtype=np.float64), sizes)
     del leg_no, dist_a, dist_b, leg_trunk_m
     if typed_m:
@@ -89,9 +106,6 @@ def lay_cords(
     cords.parts = part_ids
     cords.a_m, cords.b_m = a_m.tolist(), b_m.tolist()
     cords.a_ordered, cords.b_ordered = got_a, got_b
-    # The members' rows are those of the table's fibres when the columns were made from them
-    # (model.structured.channel_groups shares a FibreTable's list of link ids).
-    fibre_rows = member if columns.link_ids is getattr(table.fibres, "link_ids", None) else None
     cords.fibre_rows = fibre_rows
     if lean:
         return
@@ -99,7 +113,10 @@ def lay_cords(
     # halls have one pair per link: no member twice, no pass per cord pair.
     if np.bincount(member).max() <= 1:
         known = fibre_rows.tolist() if fibre_rows is not None else None
-        table.add_rows(link_ids, leg_of.tolist(), ports, got_a, got_b, known, row_index)
+        legs = leg_of.tolist()
+        table.add_rows(link_ids, legs, ports, got_a, got_b, known, row_index)
+        if kept is not None and shape is not None:
+            kept.keep(shape, (parts, codes, part_no), (a_m, b_m), cords, (legs, ports, known))
         return
     first: dict[str, int] = {}
     repeats = [row for row, lid in enumerate(link_ids) if first.setdefault(lid, row) != row]
@@ -123,6 +140,80 @@ def lay_cords(
         fibre_rows[first_rows].tolist() if fibre_rows is not None else None,
         row_index,
     )
+
+
+class KeptCords:
+    """The last layout's cords of a design (an editor's analysis lays it out after every edit)
+    with what they were laid on, for the next layout: when its legs, members, media and fibre
+    parts are the same (a rack move changes lengths only), the cords are the same links, parts,
+    legs and ports, and only a cord whose length changed (bit for bit) is ordered again (most
+    of ``lay_cords``' ~0.15 s of a zoned XL move was making the 393k-long columns afresh).
+    Kept for the plain case only: one fibre (pair) per link, no typed or recorded length, no
+    vendor-neutral cord. ``reused``: whether the last :func:`lay_cords` relaid the kept cords."""
+
+    def __init__(self) -> None:
+        self.reused = False
+        self._shape: tuple | None = None  # (members, sizes, legs, link ids, media, ...)
+        self._parts: tuple = ()  # per cord: its fibre part, part number; numbers by part id
+        self._lengths: tuple = ()  # (a_m, b_m): the cords' wanted lengths (float64)
+        self._cords: tuple = ()  # link ids, part ids, a_m, b_m, ordered A, ordered B lists
+        self._rows: tuple = ()  # the channel rows' legs, ports and fibre rows (or None)
+
+    def same_shape(self, shape: tuple) -> bool:
+        """Whether ``shape`` (as :func:`lay_cords` lists it) is the kept cords' (arrays and
+        lists compared element by element: the same objects after a rack move)."""
+        kept = self._shape
+        self.reused = kept is not None and all(
+            np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
+            for a, b in zip(kept, shape, strict=True)
+        )
+        return self.reused
+
+    def forget(self) -> None:
+        self._shape, self._parts, self._lengths, self._cords, self._rows = None, (), (), (), ()
+
+    def keep(self, shape: tuple, parts: tuple, lengths: tuple, cords, rows: tuple) -> None:
+        self._shape, self._parts, self._lengths, self._rows = shape, parts, lengths, rows
+        self._cords = (
+            cords.link_ids,
+            cords.parts,
+            cords.a_m,
+            cords.b_m,
+            cords.a_ordered,
+            cords.b_ordered,
+        )
+
+    def relay(self, layout, table: ChannelTable, a_m, b_m, row_index) -> None:
+        """The kept cords into ``layout`` and their rows into ``table``, at lengths ``a_m`` and
+        ``b_m``: the cords whose length changed ordered again, as :func:`lay_cords` does."""
+        parts, codes, part_no = self._parts
+        link_ids, part_ids, was_a, was_b, got_a, got_b = self._cords
+        columns: list[tuple[list, list]] = []
+        for wanted, was_m, was_got in ((a_m, was_a, got_a), (b_m, was_b, got_b)):
+            old = self._lengths[len(columns)]
+            changed = np.flatnonzero(old.view(np.int64) != wanted.view(np.int64))
+            now_m, now_got = list(was_m), list(was_got)  # a made layout's columns: only read
+            for code in part_no.values():
+                rows = changed[codes[changed] == code]
+                if len(rows):
+                    got = stock_lengths_at(parts[int(rows[0])].lengths_m, wanted[rows]).tolist()
+                    for r, length, ordered in zip(
+                        rows.tolist(), wanted[rows].tolist(), got, strict=True
+                    ):
+                        now_m[r], now_got[r] = length, ordered
+            for r in changed[codes[changed] < 0].tolist():  # no part: unorderable, as laid
+                now_m[r] = float(wanted[r])
+            columns.append((now_m, now_got))
+        (a_list, got_a), (b_list, got_b) = columns
+        self._lengths = (a_m, b_m)
+        self._cords = (link_ids, part_ids, a_list, b_list, got_a, got_b)
+        _unorderable_cords(layout, link_ids, parts, a_list, b_list, got_a, got_b)
+        cords = layout.cords
+        cords.link_ids, cords.parts = link_ids, part_ids
+        cords.a_m, cords.b_m, cords.a_ordered, cords.b_ordered = a_list, b_list, got_a, got_b
+        legs, ports, known = self._rows
+        cords.fibre_rows = self._shape[0] if known is not None else None  # type: ignore[index]
+        table.add_rows(link_ids, legs, ports, got_a, got_b, known, row_index)
 
 
 def _cord_parts(link_ids, medium: np.ndarray, media: list[str], fibre_of, msa):

@@ -252,8 +252,8 @@ def _layout(
             LC_ENCLOSURE: catalog.panels[LC_ENCLOSURE].slots,
         },
     )
-    ranks = memo.port_ranks if memo is not None else None
-    groups, columns, route_of = group_channels(plant, direct, fpp_of, layout.findings, ranks)
+    kept = memo.groups if memo is not None else None
+    groups, columns, route_of = group_channels(plant, direct, fpp_of, layout.findings, kept)
     if memo is not None:
         legs, pool = memo.lay(design, pool, layout.findings, groups, columns, distance)
     else:
@@ -289,6 +289,7 @@ def _layout(
         msa,
         lean,
         memo.rows if memo is not None else None,
+        kept=memo.cords if memo is not None else None,
     )
     return _with_panels(layout, design, pool, legs.cassette_no)
 

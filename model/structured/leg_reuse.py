@@ -24,10 +24,11 @@ import copy
 import numpy as np
 
 from model.common.findings import Finding
-from model.structured.channel_groups import ChannelColumns, PortRanks
+from model.structured.channel_checks import ShapeGroups
+from model.structured.channel_groups import ChannelColumns, KeptGroups
 from model.structured.channel_reuse import ChannelLegMemo
 from model.structured.channel_table import RowIndex
-from model.structured.cords import link_entries
+from model.structured.cords import KeptCords, link_entries
 from model.structured.legs import LegLayer, _displace
 from model.structured.paths import PanelPool, RackDistances
 from model.structured.trunk_reuse import TrunkMemo
@@ -83,8 +84,10 @@ class LegMemo:
         self.remeasured: tuple[LegLayer, np.ndarray] | None = None
         self.trunks = TrunkMemo()
         self.channel_legs = ChannelLegMemo()
-        self.port_ranks = PortRanks()  # step 1's port ranks while the links stand
+        self.groups = KeptGroups()  # step 1's groups and port ranks while their inputs stand
         self.rows = RowIndex()  # the channel table's link -> row index while its rows stand
+        self.shapes = ShapeGroups()  # the table's checks' groups by shape while they stand
+        self.cords = KeptCords()  # step 4's cords while their legs and parts stand
         self._links: list = []  # the link records the kept entries were read off
         self._entries: tuple[dict, dict, dict] | None = None
 

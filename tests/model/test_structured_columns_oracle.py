@@ -144,12 +144,12 @@ def test_groups_are_those_made_link_by_link(name):
     assert old_findings == new_findings
 
 
-def _oracle_cords(layout, table, per_leg, *args):
+def _oracle_cords(layout, table, per_leg, *args, kept=None):
     """lay_cords as it was, on the members as tuples (link, up A, horizontal, up B); the whole
     layout's (its last arguments: ``lean`` False, the oracle has no findings-only form; no
-    kept row index, a layout without a memo)."""
+    kept row index or cords, a layout without a memo)."""
     *args, lean, row_index = args
-    assert lean is False and row_index is None
+    assert lean is False and row_index is None and kept is None
     *columns_of_legs, (member, sizes), columns = per_leg
     chunks = np.split(member, np.cumsum(sizes)[:-1]) if len(sizes) else []
     tuples = [

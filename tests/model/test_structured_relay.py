@@ -13,11 +13,13 @@ import pytest
 from model.analysis import Analyzer, analyze
 from model.catalog.structured import structured_catalog
 from model.design.design import DesignError
+from model.design.placement import free_u
 from model.design.structured_edit import route_via
 from model.engine.routed_links import RoutedLinks
 from model.engine.snapshot import snapshot
 from model.generators.generate import apply_cabling, generate
-from model.structured.channel_groups import group_channels
+from model.structured.channel_checks import ShapeGroups, table_checks
+from model.structured.channel_groups import KeptGroups, _route_links, group_channels
 from model.structured.channel_table import ChannelTable, RowIndex
 from model.structured.channels import plant_fibres
 from model.structured.layout import MPO_PANEL as MPO
@@ -89,13 +91,15 @@ def test_layouts_after_random_rack_moves_equal_a_full_layout(name):
     assert _every_record(last) == _every_record(structured_layout(plant))
     assert memo.relaid_paths == -1  # the first layout lays every leg
     rng = random.Random(43)
-    reused = rebundled = remade = shared = 0
+    reused = rebundled = remade = shared = grouped = corded = 0
     for _ in range(6):
         if not _move_some_racks(design, rng, rng.choice([1, 1, 2])):
             continue
         plant.refresh()
         again = structured_layout(plant, memo=memo)
         reused += memo.relaid_paths >= 0
+        grouped += memo.groups.reused
+        corded += memo.cords.reused
         rebundled += memo.trunks.changed_trunks > 0
         remade += memo.channel_legs.remade_paths > 0
         shared += again.channels.row_of is last.channels.row_of
@@ -108,6 +112,8 @@ def test_layouts_after_random_rack_moves_equal_a_full_layout(name):
     assert rebundled
     assert remade
     assert shared  # the channel table's link -> row index, as its rows stood
+    assert grouped  # step 1's groups, as their links, devices and hubs stood
+    assert corded  # step 4's cords, only the changed ones ordered again
 
 
 def test_a_panel_placed_or_a_link_unmade_lays_every_leg_again():
@@ -261,7 +267,7 @@ def test_links_made_anew_on_swapped_ports_are_ranked_anew():
     assert _every_record(again) == _every_record(structured_layout(plant))
     # The members' end keys (which order a group's legs) are those of ranks worked out anew.
     fpp_of = {p.medium: p.fibres_per_port for p in design.catalog.module_parts.values()}
-    kept = group_channels(plant, plant_fibres(plant), fpp_of, [], memo.port_ranks)[1]
+    kept = group_channels(plant, plant_fibres(plant), fpp_of, [], memo.groups)[1]
     fresh = group_channels(plant, plant_fibres(plant), fpp_of, [])[1]
     assert np.array_equal(kept.end_key, fresh.end_key)
 
@@ -296,3 +302,118 @@ def test_a_typed_length_set_after_a_layout_is_read_anew():
     again = structured_layout(plant, memo=memo)
     assert _every_record(again) == _every_record(structured_layout(plant))
     assert _every_record(again) != _every_record(first)  # the typed length is in its cords
+
+
+def test_a_server_moved_to_another_rack_is_grouped_anew():
+    """Step 1's groups are kept while the links and devices stand: a server moved into another
+    server rack (its links the same records, in the same order, on the same media; the zones
+    as they were) takes its channels onto other paths. (The zoned fat-tree's servers change
+    media wherever they go: not a case of this.)"""
+    design = _hall("rail-optimized cross-connect")
+    plant = RoutedLinks(design)
+    memo = LegMemo()
+    structured_layout(plant, memo=memo)
+    fibre = plant_fibres(plant)
+    ends = [e.device for lid in fibre.link_ids for e in (design.links[lid].a, design.links[lid].b)]
+    servers = [d for d in dict.fromkeys(ends) if design.devices[d].role == "gpu-server"]
+    device = design.devices[servers[0]]
+    height = design.device_type(device.id).u_height
+    media = list(plant.medium_index)
+    # A rack where its links keep their media (else the members' media alone tell).
+    for rack_id in sorted({design.devices[d].rack for d in servers} - {device.rack}):
+        u = free_u(design, rack_id, height)
+        if u is not None:
+            design.move_devices({device.id: (rack_id, u)})
+            plant.refresh()
+            if list(plant.medium_index) == media:
+                break
+    assert design.devices[device.id].rack != device.rack
+    assert list(plant.medium_index) == media
+    again = structured_layout(plant, memo=memo)
+    assert not memo.groups.reused
+    assert _every_record(again) == _every_record(structured_layout(plant))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_kept_route_links_equal_ones_chosen_afresh(seed):
+    """The route link of each rack pair (its longest member, then the greatest id) after some
+    members' lengths changed: chosen again for those members' pairs only, as among all."""
+    rng = np.random.default_rng(seed)
+    n, n_racks = 400, 6
+    link_ids = [f"l{k:03d}" for k in rng.permutation(n)]
+    rack_a, rack_b = rng.integers(0, n_racks, n), rng.integers(0, n_racks, n)
+    rack_ids = [f"r{k}" for k in range(n_racks)]
+    horizontal = rng.choice([4.0, 5.0, 6.5, 9.0], n)  # ties: the greatest id decides
+    kept = KeptGroups()
+    kept.keep((), (), horizontal, _route_links(link_ids, horizontal, rack_a, rack_b, rack_ids))
+    for _ in range(5):
+        horizontal = horizontal.copy()
+        changed = rng.choice(n, int(rng.integers(1, 6)), replace=False)
+        horizontal[changed] = rng.choice([3.0, 5.0, 9.0, 12.0, np.nan], len(changed))
+        got = kept.route_links(link_ids, horizontal, rack_a, rack_b, rack_ids)
+        assert got == _route_links(link_ids, horizontal, rack_a, rack_b, rack_ids)
+
+
+def test_channel_checks_on_kept_shape_groups_equal_fresh_ones():
+    """The checks of each table after rack moves and a medium pinned, on the channels' groups
+    by shape kept from the last table (ShapeGroups), equal fresh ones; a rack move keeps the
+    groups, the pin (another medium on one channel) does not."""
+    design = _hall("fat-tree zoned")
+    plant = RoutedLinks(design)
+    memo = LegMemo()
+    kept = ShapeGroups()
+    table_checks(structured_layout(plant, memo=memo).channels, kept=kept)
+    rng = random.Random(11)
+    moves = 0
+    for step in range(5):
+        if step == 3:
+            table = structured_layout(plant).channels
+            link = design.links[next(iter(table.structured))]
+            medium = "dr4-400g" if link.medium != "dr4-400g" else "sr4-400g"
+            design.update_links([msgspec.structs.replace(link, medium=medium)])
+        elif not _move_some_racks(design, rng, 1):
+            continue
+        plant.refresh()
+        table = structured_layout(plant, memo=memo).channels
+        assert table_checks(table, kept=kept) == table_checks(table)
+        assert kept.reused == (step != 3)
+        moves += step != 3
+    assert moves
+
+
+def test_shape_groups_are_kept_only_for_the_same_rows_and_keys():
+    kept = ShapeGroups()
+    key = np.asarray([7, 3, 7, 3, 5])
+    rows = np.arange(5)
+    first = kept.groups(rows, key)
+    assert [g[1] for g in first] == [[1, 3], [4], [0, 2]]
+    assert kept.groups(rows.copy(), key.copy()) is first and kept.reused
+    # A polarity record moved from row 1 to row 0: the same keys in other rows.
+    other = np.asarray([1, 2, 3, 4, 5])
+    assert [g[1] for g in kept.groups(other, key)] == [[2, 4], [5], [1, 3]]
+    assert not kept.reused
+    assert [g[1] for g in kept.groups(other, np.asarray([3, 3, 7, 7, 5]))] == [[1, 2], [5], [3, 4]]
+
+
+@pytest.mark.parametrize("turned", [False, True])
+def test_cords_to_a_moved_patch_rack_are_ordered_again_at_either_end(turned):
+    """Leaf rack B01's cords run to the panel of patch rack B-P1: B-P1 moved, they are ordered
+    again at their new lengths on the kept cords (the leaf is its links' B end; ``turned``:
+    its links made again with the leaf first, so its cords are the A ends)."""
+    design = _hall("leaf spilling into a patch rack")
+    if turned:
+        leaf = {d.id for d in design.devices_in_rack("b1")}
+        links = [link for link in design.links.values() if link.b.device in leaf]
+        design.remove_links([link.id for link in links])
+        design.add_links([msgspec.structs.replace(link, a=link.b, b=link.a) for link in links])
+    plant = RoutedLinks(design)
+    memo = LegMemo()
+    first = structured_layout(plant, memo=memo)
+    patch = design.racks["bp1"]
+    design.move_racks({"bp1": (patch.x, patch.y + 0.6)})
+    plant.refresh()
+    again = structured_layout(plant, memo=memo)
+    assert memo.cords.reused
+    assert _every_record(again) == _every_record(structured_layout(plant))
+    leaf_end = 2 if turned else 3  # the cords' lengths at the leaf's end (a_m, b_m) changed
+    assert _picture(first)[2][leaf_end] != _picture(again)[2][leaf_end]
