@@ -3,8 +3,8 @@
 The issue holds the structured halls to the direct-XL editor targets: open to first frame
 <= 3 s, the analysis panel fresh <= 150 ms after a rack move, no GUI-thread block > 50 ms,
 peak <= 1.5 GB. ``bench_editor`` measures those on the direct workloads only; this module opens
-each size's zoned and cross-connected hall (``apply_cabling`` of the reference workload, saved
-first, not timed) the same way, with ``bench_editor``'s mouse and findings helpers, and times:
+each size's zoned and cross-connected hall (``apply_cabling`` of the reference workload, built
+and saved first by a child process, not timed) the same way, with ``bench_editor``'s mouse and findings helpers, and times:
 open + first frame, until settled (analysis published, bundles counted), the longest GUI block
 until settled, a rack drag's longest move event, the drop until the panel is fresh, the longest
 GUI block from the drop until then, and the findings dock taking the published analysis.
@@ -15,7 +15,6 @@ from __future__ import annotations
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -24,8 +23,6 @@ if __name__ == "__main__":  # a child of run(): the project on the path, as run_
 
 from PySide6.QtCore import QEvent, QEventLoop, Qt
 
-from model.files.design_file import save_design
-from model.generators.generate import apply_cabling
 from tests.benchmarks.bench_editor import _findings_shown, _mouse, drag_moves
 from tests.benchmarks.editor_session import (
     Gaps,
@@ -33,11 +30,11 @@ from tests.benchmarks.editor_session import (
     close,
     new_window,
     open_to_first_frame,
+    saved_workload,
     settle,
 )
 from tests.benchmarks.floors import bare_decode_s
 from tests.benchmarks.run_benchmarks import Report, peak_rss_mb
-from tests.benchmarks.workloads import build
 
 CABLINGS = (("zones", "zoned"), ("cross-connect", "xc"))
 
@@ -53,13 +50,8 @@ def run(report: Report) -> None:
 
 
 def _one_hall(report: Report, size: str, style: str) -> None:
-    tag = dict(CABLINGS)[style]
-    design = apply_cabling(build(size), style)
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / f"{size}-{tag}.hall.json"
-        save_design(design, path)
-        del design
-        _session(report, size, tag, path, Path(tmp))
+    with saved_workload(size, style) as (path, folder):
+        _session(report, size, dict(CABLINGS)[style], path, folder)
 
 
 def _session(report: Report, size: str, tag: str, path: Path, folder: Path) -> None:
