@@ -291,8 +291,12 @@ class _Segments:
         valid = (np.arange(width) < mids.n_trunks[middle][:, None]) & known[trunk]
         flat = np.flatnonzero(valid.ravel())
         codes = trunk.ravel()[flat]
-        _, first = np.unique(codes, return_index=True)
-        first.sort()
+        # Each trunk's first place, in place order: by a running minimum per code, not the
+        # sort np.unique makes of ~0.4 M trunk elements
+        place = np.arange(len(codes))
+        first_at = np.full(len(mids.trunk_ids), len(codes), dtype=np.int64)
+        np.minimum.at(first_at, codes, place)
+        first = first_at[codes] == place
         listed = flat[first]
         return codes[first], listed // width, listed % width
 

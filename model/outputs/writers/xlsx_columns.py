@@ -450,12 +450,14 @@ def _inline_run_cells(parts: list[list], numbers: list[str] | None) -> list[byte
         row_end = _INLINE_TAIL.decode() + "\x00" + _INLINE_HEAD.decode()
     seps.append(row_end)
     width = 2 * len(fields)
-    flat: list = [None] * (width * count)
+    # The head first in the one list joined: ``head + joined`` copied the chunk's text again
+    flat: list = [None] * (width * count + 1)
+    flat[0] = head
     for j, (values, sep) in enumerate(zip(fields, seps, strict=True)):
-        flat[2 * j :: width] = values
-        flat[2 * j + 1 :: width] = [sep] * count
+        flat[2 * j + 1 :: width] = values
+        flat[2 * j + 2 :: width] = [sep] * count
     try:
-        body = head + "".join(flat)
+        body = "".join(flat)
     except TypeError:  # a value that is not text
         return None
     if not body.isascii():
