@@ -391,9 +391,14 @@ class SheetRows:
                 c += 1
         if not lanes:
             lanes.append(_row_opens(numbers))
-        # Row by row, then the rows: a quarter of the time of one join over every cell (the
-        # short joins stay in the cache)
-        return b"".join(map(_JOIN, zip(*lanes, strict=True))) + b"</row>"
+        # The lanes laid side by side in one list (slice assignment), then one join: a join
+        # per row and one of the rows took ~15 % longer at zoned XL (886k rows, 4 pairs)
+        width = len(lanes)
+        flat: list = [None] * (width * (last - first) + 1)
+        for j, lane in enumerate(lanes):
+            flat[j:-1:width] = lane
+        flat[-1] = b"</row>"
+        return b"".join(flat)
 
 
 def _row_opens(numbers: list[str]) -> list[bytes]:
