@@ -16,7 +16,7 @@ from operator import attrgetter, itemgetter
 
 import numpy as np
 
-from model.common.arrays import FirstSeen
+from model.common.arrays import FirstSeen, unique_sorted
 from model.structured.channel_view import point_rack
 
 _KIND = attrgetter("kind")
@@ -189,7 +189,10 @@ def number_ports(
     used = panel.ravel()
     at = np.flatnonzero(used >= 0)  # row-major: channel by channel, copy by copy, point by point
     codes = used[at]
-    order = np.argsort(codes, kind="stable")
+    # Stable: a panel's uses keep their order. A radix sort when the codes fit 16 bits (a
+    # zoned XL hall has a few thousand panels and ~1.6 M uses), numpy's default for them.
+    small = len(codes) and int(codes.max()) <= np.iinfo(np.uint16).max
+    order = np.argsort(codes.astype(np.uint16) if small else codes, kind="stable")
     ranked = codes[order]
     first = np.flatnonzero(np.r_[True, ranked[1:] != ranked[:-1]])
     run = np.repeat(first, np.diff(np.r_[first, len(ranked)]))
@@ -216,10 +219,12 @@ def _ranges_per_code(codes: np.ndarray, ports: np.ndarray, n: int) -> list[str |
     out: list[str | None] = [None] * n
     if not len(codes):
         return out
-    order = np.lexsort((ports, codes))
-    codes, ports = codes[order], ports[order]
-    keep = np.r_[True, (codes[1:] != codes[:-1]) | (ports[1:] != ports[:-1])]
-    codes, ports = codes[keep], ports[keep]
+    # Each (code, port) pair once, by code then port: the distinct keys of both, ascending
+    # (a lexsort's two stable passes and a mask were ~0.1 s per end at zoned XL)
+    low = int(ports.min())
+    span = int(ports.max()) - low + 1
+    pairs = unique_sorted(codes.astype(np.int64) * span + (ports - low))
+    codes, ports = pairs // span, pairs % span + low
     new_code = np.r_[True, codes[1:] != codes[:-1]]
     starts = np.flatnonzero(new_code | np.r_[True, ports[1:] != ports[:-1] + 1])
     ends = np.r_[starts[1:], len(ports)] - 1

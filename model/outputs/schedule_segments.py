@@ -39,7 +39,7 @@ Python was ~10 s of that hall's schedule.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import repeat
 from operator import eq
 
@@ -50,14 +50,23 @@ from model.catalog.structured import structured_catalog
 from model.common.arrays import FirstSeen, unique_inverse
 from model.outputs.bom_parts import row_number
 from model.outputs.schedule_columns import SCHEDULE_COLUMNS, TURNED, objects
+from model.outputs.schedule_segment_cells import (
+    Codes,
+    LinkCells,
+    by_value,
+    deduplicated,
+    device_end,
+    fill,
+    gathered_cells,
+    joined,
+    num,
+    reverse_route,
+    rounded_coded,
+)
 from model.outputs.schedule_segment_ports import Middles, number_ports, trunk_end_ports
 from model.outputs.schedule_segment_table import (
-    PER_ROW,
     Coded,
     CodedOut,
-    as_coded,
-    from_codes,
-    pick,
     texts,
 )
 from model.structured.layout import structured_layout, uses_structured
@@ -66,50 +75,6 @@ PATCH_CORD, TRUNK = "patch-cord", "trunk"
 _END = ("rack", "u", "device", "port")
 assert SCHEDULE_COLUMNS[3:11] == tuple(f"{e}_{k}" for e in "ab" for k in _END)
 assert SCHEDULE_COLUMNS[16:20] == ("a_cage", "b_cage", "a_module", "b_module")
-
-
-# value -> round(value, 3). Rounding to digits formats the float (~1 us) and a zoned XL
-# schedule rounds 1.8 M lengths of a few thousand distinct values. Floats only, zero apart:
-# 1 == 1.0 and 0.0 == -0.0 as keys, though they round to different things.
-_ROUNDED: dict[float, float] = {}
-
-
-def _num(value: float | None) -> float | None:
-    if value is None or value != value:  # NaN: not orderable
-        return None
-    if type(value) is not float or value == 0.0:
-        return round(value, 3)
-    got = _ROUNDED.get(value)
-    if got is None:
-        if len(_ROUNDED) >= 200_000:  # bounded: a design of all-distinct lengths
-            _ROUNDED.clear()
-        got = _ROUNDED[value] = round(value, 3)
-    return got
-
-
-def _rounded(values: list) -> np.ndarray:
-    """``[_num(v) for v in values]`` as an object array, each distinct value rounded once (a
-    zoned XL hall has 786k cord lengths of a few thousand values). A dict lookup per value
-    when every distinct value is a nonzero float or None (as keys 1 == 1.0 and 0.0 == -0.0,
-    though they round to different things), else a check per value."""
-    distinct = set(values)
-    if all(v is None or (type(v) is float and v != 0.0) for v in distinct):
-        got = {v: _num(v) for v in distinct}  # NaN: each NaN object is its own key
-        return objects(list(map(got.__getitem__, values)), len(values))
-    floats = {v: round(v, 3) for v in distinct if type(v) is float and v == v and v != 0.0}
-    return objects(
-        [floats[v] if type(v) is float and v in floats else _num(v) for v in values],
-        len(values),
-    )
-
-
-def _reverse_route(route: str) -> str:
-    return " > ".join(reversed(route.split(" > "))) if " > " in route else route
-
-
-# Column ``name`` of the link table as (its values, a code per row: row k holds
-# values[codes[k]]): :meth:`model.outputs.schedule.ScheduleTable.codes`.
-Codes = Callable[[str], tuple[Sequence, np.ndarray]]
 
 
 def segment_columns(design, plant, codes: Codes, layout=None) -> dict[str, list] | None:
@@ -227,7 +192,7 @@ class _Segments:
         channel = self.channel_of
         paneled = np.flatnonzero(channel >= 0)
         channel = channel[paneled]
-        self.paneled_columns = cells = _Cells(self.codes, paneled)
+        self.paneled_columns = cells = LinkCells(self.codes, paneled)
         swapped = self._swapped(cells)
         copies = self.copies[channel]
         listed_at, listed_row, listed_n = self._listed_trunks(channel)
@@ -241,7 +206,7 @@ class _Segments:
         direct_rows = np.flatnonzero(direct)
         if len(direct_rows):
             for name in SCHEDULE_COLUMNS:
-                out.put(name, start[direct_rows], _gathered(self.codes, name, direct_rows))
+                out.put(name, start[direct_rows], gathered_cells(self.codes, name, direct_rows))
         if self.forget is not None:  # the link labels: read for the order and direct rows only
             self.forget("label")
         # Where each segment goes: its place in its link's block, counted from the B end
@@ -256,7 +221,7 @@ class _Segments:
             row = np.repeat(np.arange(len(paneled)), copies)
             k = np.arange(len(row)) - np.repeat(np.cumsum(copies) - copies, copies)
             offset = k if side == "a" else copies[row] + n_listed[row] + k
-            ends = _device_end(cells, swapped, side)
+            ends = device_end(cells, swapped, side)
             self._cords(out, place(row, offset), side, row, k, channel, ends, swapped)
             del ends  # not held while the other end's cords are made
         rank = np.arange(len(listed_row)) - np.searchsorted(listed_row, listed_row)
@@ -264,7 +229,7 @@ class _Segments:
         self._trunks(out, at, channel, swapped, listed_at, listed_row, listed_n)
         return out
 
-    def _swapped(self, cells: _Cells) -> np.ndarray:
+    def _swapped(self, cells: LinkCells) -> np.ndarray:
         """Per paneled row, whether its segments are listed from the link's B end: the link
         table turned the link round (:data:`TURNED`) and its B end is not named as its A end
         (same device name and port: listed as from the A end). Read from the table's codes:
@@ -291,8 +256,12 @@ class _Segments:
         valid = (np.arange(width) < mids.n_trunks[middle][:, None]) & known[trunk]
         flat = np.flatnonzero(valid.ravel())
         codes = trunk.ravel()[flat]
-        _, first = np.unique(codes, return_index=True)
-        first.sort()
+        # Each trunk's first place, in place order: by a running minimum per code, not the
+        # sort np.unique makes of ~0.4 M trunk elements
+        place = np.arange(len(codes))
+        first_at = np.full(len(mids.trunk_ids), len(codes), dtype=np.int64)
+        np.minimum.at(first_at, codes, place)
+        first = first_at[codes] == place
         listed = flat[first]
         return codes[first], listed // width, listed % width
 
@@ -309,7 +278,7 @@ class _Segments:
         names = self._point_names()
         port_text = texts(port)
         front = (
-            _joined(names[2].cells()[point], ":", port_text.cells()),
+            joined(names[2].cells()[point], ":", port_text.cells()),
             names[0][point],
             names[1][point],
             names[2][point],
@@ -337,7 +306,7 @@ class _Segments:
             "ordered_length_m": ordered[pair],
             "part": parts[pair],
         }
-        _fill(out, at, values, pre_a, pre_b, turned)
+        fill(out, at, values, pre_a, pre_b, turned)
 
     def _point_names(self) -> tuple[Coded, ...]:
         """Per patch point code: its rack name, U and name (coded by point code)."""
@@ -352,8 +321,8 @@ class _Segments:
         from the row's A end. Made once per distinct (from, to, turned) rack name: the ends'
         codes count devices and patch points (a device end's values are one per device, both
         ends' lists laid end to end), ~130k keys at zoned XL for a few thousand rack pairs."""
-        from_names, from_codes = _by_value(from_rack)
-        to_names, to_codes = _by_value(to_rack)
+        from_names, from_codes = by_value(from_rack)
+        to_names, to_codes = by_value(to_rack)
         size = max(len(to_names), 1)
         key = (from_codes * size + to_codes) * 2 + turned
         uniq, inverse = unique_inverse(key)
@@ -365,7 +334,7 @@ class _Segments:
                 values.append("(in rack)")
             else:
                 route = f"{a_rack} > {b_rack}"
-                values.append(_reverse_route(route) if k & 1 else route)
+                values.append(reverse_route(route) if k & 1 else route)
         return Coded(values, inverse)
 
     def _cord_figures(self, side: str) -> tuple[Coded, Coded, Coded]:
@@ -395,10 +364,10 @@ class _Segments:
             numbers.append(row_number(got))
         parts = Coded(numbers, inverse)
         if all(v is None or (type(v) is float and v != 0.0) for v in ordered_m):
-            rounded = Coded([_num(v) for v in ordered_m], ordered_code)
+            rounded = Coded([num(v) for v in ordered_m], ordered_code)
         else:
-            rounded = _rounded_coded(ordered)
-        return _rounded_coded(length), rounded, parts
+            rounded = rounded_coded(ordered)
+        return rounded_coded(length), rounded, parts
 
     def _trunks(self, out, at, channel, swapped, codes, rows, number) -> None:
         """The listed trunks' rows (``codes``), under paneled row ``rows``, the ``number``-th
@@ -438,9 +407,9 @@ class _Segments:
         route_code = np.where(turned, link_route.codes + n_known, link_route.codes)
         # Each text once (turned twice, a route is nearly always itself): the writers format
         # a coded column once per value (~50k more at zoned XL)
-        route = _deduplicated(
+        route = deduplicated(
             Coded(
-                [*known, *(_reverse_route(_reverse_route(r)) for r in known), ""],
+                [*known, *(reverse_route(reverse_route(r)) for r in known), ""],
                 np.where(mids.n_trunks[middle] == 1, route_code, 2 * n_known),
             )
         )
@@ -451,11 +420,11 @@ class _Segments:
             "medium": cells["medium"][rows],
             "medium_kind": TRUNK,
             "route": route,
-            "length_m": _rounded_coded([t.length_m for t in trunks]),
-            "ordered_length_m": _rounded_coded([t.ordered_m for t in trunks]),
+            "length_m": rounded_coded([t.length_m for t in trunks]),
+            "ordered_length_m": rounded_coded([t.ordered_m for t in trunks]),
             # Coded by part number, not one value per trunk: the writers format the modules
             # and part run once per distinct row (~100k of them at zoned XL, a few hundred so)
-            "part": _deduplicated(
+            "part": deduplicated(
                 Coded(
                     [part_of[(t.part, t.ordered_m)] for t in trunks],
                     np.arange(len(trunks), dtype=np.int64),
@@ -463,7 +432,7 @@ class _Segments:
             ),
         }
         near, far = ((*e, "", "") for e in ends)
-        _fill(out, at, values, near, far, turned)
+        fill(out, at, values, near, far, turned)
 
 
 def _rows_in_order(row_of: dict[str, int], link_ids: list[str]) -> bool:
@@ -471,125 +440,3 @@ def _rows_in_order(row_of: dict[str, int], link_ids: list[str]) -> bool:
     compares: C loops, most items the same objects)."""
     n = len(link_ids)
     return len(row_of) == n and list(row_of) == link_ids and list(row_of.values()) == list(range(n))
-
-
-class _Cells(dict):
-    """The link table's columns at the paneled rows, each made on first use: a per-row column
-    (``PER_ROW``) as an object array, the others as :class:`Coded`."""
-
-    def __init__(self, codes: Codes, rows: np.ndarray) -> None:
-        super().__init__()
-        self.codes, self.rows = codes, rows
-
-    def __missing__(self, name: str):
-        got = self[name] = _gathered(self.codes, name, self.rows)
-        return got
-
-
-def _gathered(codes_of: Codes, name: str, rows: np.ndarray):
-    """Column ``name`` of ``table`` at ``rows``: a per-row column (``PER_ROW``) as an object
-    array (gathered by its codes), the others as :class:`Coded`."""
-    values, codes = codes_of(name)
-    if name in PER_ROW:
-        return objects(values, len(values))[codes[rows]]
-    return from_codes(values, codes[rows])
-
-
-def _by_value(coded: Coded) -> tuple[list, np.ndarray]:
-    """``coded``'s distinct values (in order of first place in its value list) and a code per
-    row into them (int64: a product of two codes may pass int32, CodedOut's code type)."""
-    at: dict = {}
-    code_of = np.fromiter(
-        (at.setdefault(v, len(at)) for v in coded.values), np.int64, len(coded.values)
-    )
-    return list(at), code_of[coded.codes]
-
-
-def _deduplicated(coded: Coded) -> Coded:
-    """The same cells with each distinct value once in the value list."""
-    return Coded(*_by_value(coded))
-
-
-def _device_end(cells: _Cells, swapped: np.ndarray, side: str) -> tuple:
-    """The fields (label, rack, U, name, port, cage, module) of one end of the paneled rows'
-    links (``side`` "a": the link's A end): the schedule row's end, its other end where the
-    schedule turned the link round. The label is ``{rack}-U{u}-{port}``, made once per
-    distinct rack and U (:func:`_end_labels`) and only for this end: made for both ends at
-    once, the other's ~0.4 M texts were held through this one's cords (~25 MB at zoned XL,
-    at the schedule's peak). The label and cage are object arrays, the others
-    :class:`Coded`."""
-    x, y = ("a", "b") if side == "a" else ("b", "a")
-    rack, u, device, port, cage, module = (
-        pick(swapped, cells[f"{x}_{k}"], cells[f"{y}_{k}"])
-        for k in ("rack", "u", "device", "port", "cage", "module")
-    )
-    return (_end_labels(rack, u, port), rack, u, device, port, cage, module)
-
-
-def _end_labels(rack: Coded, u: Coded, port: Coded) -> np.ndarray:
-    """``{rack}-U{u}-{port}`` per row, an object array: the ``{rack}-U{u}-`` prefix made once
-    per distinct (rack, U), then joined to the port by one object-array ``+`` (the ends'
-    ports are nearly one per row: a text per distinct end would be one per row)."""
-    size = max(len(u.values), 1)
-    uniq, inverse = unique_inverse(rack.codes.astype(np.int64) * size + u.codes)
-    prefixes = [
-        f"{rack.values[r]}-U{int(u.values[v])}-"
-        for r, v in (divmod(k, size) for k in uniq.tolist())
-    ]
-    ports = objects(port.values, len(port.values))
-    return objects(prefixes, len(prefixes))[inverse] + ports[port.codes]
-
-
-def _fill(out, at: np.ndarray, values: dict, pre_a: tuple, pre_b: tuple, turned) -> None:
-    """Rows at ``at`` of the ``out`` columns (:class:`CodedOut`, or a list of object arrays in
-    ``SCHEDULE_COLUMNS`` order): ``values`` (column -> cells), their ends ``pre_a`` to
-    ``pre_b`` (label, rack, U, name, port, cage, module), from ``pre_b`` where ``turned``
-    (the schedule lists the link from its B end), labelled A end to B end."""
-    label = _joined(pick(turned, pre_a[0], pre_b[0]), " to ", pick(turned, pre_b[0], pre_a[0]))
-    # Turned round, a row whose A end's label makes a " to " before its own (one holding a
-    # space: "go to", "x to y") is split where the row's label splits first.
-    at_turned = np.flatnonzero(turned)
-    labels = pre_a[0][at_turned].tolist()
-    for k in [k for k, a in enumerate(labels) if " " in a]:
-        a, i = labels[k], at_turned[k]
-        if f"{a} to ".find(" to ") != len(a):
-            a_label, _, b_label = f"{a} to {pre_b[0][i]}".partition(" to ")
-            label[i] = f"{b_label} to {a_label}"
-    column = {name: j for j, name in enumerate(SCHEDULE_COLUMNS)}
-
-    def put(name: str, cells) -> None:
-        if isinstance(out, CodedOut):
-            out.put(name, at, cells)
-        else:
-            out[column[name]][at] = cells.cells() if isinstance(cells, Coded) else cells
-
-    if len(values) + 1 + 2 * len(pre_a[1:]) != len(SCHEDULE_COLUMNS):  # kept under python -O
-        raise AssertionError("the segment rows do not fill every schedule column")
-    for name, cells in {**values, "label": label}.items():
-        put(name, cells)
-    # Each end's field picked as it is put: the 14 picked columns held at once were ~40 MB
-    # of codes per ~0.4 M cords at zoned XL, at the schedule's peak.
-    for name, a, b in zip(_END + ("cage", "module"), pre_a[1:], pre_b[1:], strict=True):
-        put(f"a_{name}", pick(turned, a, b))
-        put(f"b_{name}", pick(turned, b, a))
-
-
-def _joined(first: np.ndarray, separator: str, second: np.ndarray) -> np.ndarray:
-    """``first + separator + second`` (object arrays of text), each cell joined once: the
-    sum of object arrays makes a text per row of ``first + separator`` first (~30 MB of
-    texts made and dropped per ~0.4 M cords at zoned XL, at the schedule's peak)."""
-    return objects(
-        map(separator.join, zip(first.tolist(), second.tolist(), strict=True)), len(first)
-    )
-
-
-def _rounded_coded(values: list) -> Coded:
-    """:func:`_rounded` as :class:`Coded`: each distinct value rounded once and coded, when
-    every one is a nonzero float or None (as keys 1 == 1.0 and 0.0 == -0.0, though they round
-    to different things; NaN: each NaN object its own key), else per value."""
-    distinct = dict.fromkeys(values)
-    if not all(v is None or (type(v) is float and v != 0.0) for v in distinct):
-        return as_coded(_rounded(values), len(values))
-    at = {v: k for k, v in enumerate(distinct)}
-    codes = np.fromiter(map(at.__getitem__, values), np.int64, len(values))
-    return Coded([_num(v) for v in distinct], codes)

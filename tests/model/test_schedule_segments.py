@@ -227,10 +227,10 @@ def test_the_schedule_builds_the_structured_layout_once(pod, monkeypatch):
 def _old_swap(row: tuple) -> tuple:
     """The swap the schedule made before rows were tuples (ScheduleRow, dataclass replace);
     a cord's route is turned round too since it can name racks (a patch rack's cord)."""
-    from model.outputs.schedule_segments import _reverse_route
+    from model.outputs.schedule_segment_cells import reverse_route
 
     a_label, _, b_label = row[2].partition(" to ")
-    route = _reverse_route(row[21])
+    route = reverse_route(row[21])
     return (
         *row[:2],
         f"{b_label} to {a_label}",
@@ -257,7 +257,7 @@ def test_a_segment_made_from_its_b_end_is_the_old_swap(a_label, b_label, kind):
     import numpy as np
 
     from model.outputs.schedule_columns import objects
-    from model.outputs.schedule_segments import _fill
+    from model.outputs.schedule_segment_cells import fill
 
     a = (a_label, "A01", 2, "node", "nic1", "cage 1", "MMA")
     b = (b_label, "A09", 48, "pp9", "R1", "", "")
@@ -269,7 +269,7 @@ def test_a_segment_made_from_its_b_end_is_the_old_swap(a_label, b_label, kind):
         values.update(medium_kind=kind, length_m=8.9312, ordered_length_m=unorderable)
         values.update(part="P", route=route)
         ends = [tuple(objects([x], 1) for x in end) for end in (a, b)]
-        _fill(out, np.array([0]), values, *ends, np.array([turned]))
+        fill(out, np.array([0]), values, *ends, np.array([turned]))
         return tuple(column[0] for column in out)
 
     straight = filled(False, "Cross 1 > Row A")
@@ -279,13 +279,13 @@ def test_a_segment_made_from_its_b_end_is_the_old_swap(a_label, b_label, kind):
 
 def test_a_column_rounded_at_once_is_each_value_rounded():
     """The cord columns are rounded by one comprehension: the same values and types as
-    rounding each (an int stays an int though 1 == 1.0, -0.0 and NaN as _num makes them)."""
+    rounding each (an int stays an int though 1 == 1.0, -0.0 and NaN as num makes them)."""
     import math
 
-    from model.outputs.schedule_segments import _num, _rounded
+    from model.outputs.schedule_segment_cells import num, rounded
 
     values = [2.34567, 1, 1.0, 0.0, -0.0, math.nan, None, 2.34567, 3.0005, 7, 1e-4]
-    got = _rounded(values).tolist()
-    want = [_num(v) for v in values]
+    got = rounded(values).tolist()
+    want = [num(v) for v in values]
     assert [(type(g), repr(g)) for g in got] == [(type(w), repr(w)) for w in want]
     assert got[:2] == [2.346, 1] and type(got[1]) is int and got[5] is None

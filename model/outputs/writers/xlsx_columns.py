@@ -391,9 +391,14 @@ class SheetRows:
                 c += 1
         if not lanes:
             lanes.append(_row_opens(numbers))
-        # Row by row, then the rows: a quarter of the time of one join over every cell (the
-        # short joins stay in the cache)
-        return b"".join(map(_JOIN, zip(*lanes, strict=True))) + b"</row>"
+        # The lanes laid side by side in one list (slice assignment), then one join: a join
+        # per row and one of the rows took ~15 % longer at zoned XL (886k rows, 4 pairs)
+        width = len(lanes)
+        flat: list = [None] * (width * (last - first) + 1)
+        for j, lane in enumerate(lanes):
+            flat[j:-1:width] = lane
+        flat[-1] = b"</row>"
+        return b"".join(flat)
 
 
 def _row_opens(numbers: list[str]) -> list[bytes]:
@@ -450,12 +455,14 @@ def _inline_run_cells(parts: list[list], numbers: list[str] | None) -> list[byte
         row_end = _INLINE_TAIL.decode() + "\x00" + _INLINE_HEAD.decode()
     seps.append(row_end)
     width = 2 * len(fields)
-    flat: list = [None] * (width * count)
+    # The head first in the one list joined: ``head + joined`` copied the chunk's text again
+    flat: list = [None] * (width * count + 1)
+    flat[0] = head
     for j, (values, sep) in enumerate(zip(fields, seps, strict=True)):
-        flat[2 * j :: width] = values
-        flat[2 * j + 1 :: width] = [sep] * count
+        flat[2 * j + 1 :: width] = values
+        flat[2 * j + 2 :: width] = [sep] * count
     try:
-        body = head + "".join(flat)
+        body = "".join(flat)
     except TypeError:  # a value that is not text
         return None
     if not body.isascii():
