@@ -590,7 +590,7 @@ def _release(document: Document) -> None:
     stack is deleted. Why the stack explicitly: QUndoView.setStack hands it to C++ (PySide), and
     the view does not delete it, so it outlived its window with every command and design in it.
     The cycles left frozen are collected on the collector's next tick (note_released)."""
-    note_released()
+    note_released(document)
     close_feed(document.plant)
     document.plant.close()
     document.stack.clear()  # its commands die now, in order, not when the collector gets to them

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import threading
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -83,6 +84,11 @@ def _settle_at_end() -> None:
 _settle_pending = False
 # A window let go of a document whose cycles are frozen (note_released).
 _released_pending = False
+# Documents let go of and not yet seen collected (weak), and the retries of settle_released.
+_released: list[weakref.ref] = []
+_MAX_RETRIES = 5
+_retries = 0
+_ticks_to_wait = 0
 # Designs being built now (building_design), on any thread.
 _building = 0
 _building_lock = threading.Lock()
@@ -117,7 +123,7 @@ def settle_built_design() -> None:
     gc.freeze()
 
 
-def note_released() -> None:
+def note_released(document: object | None = None) -> None:
     """An editor window let go of a document (it opened another file or closed): collect it
     with :func:`settle_released` once nothing but reference cycles holds it.
 
@@ -128,9 +134,17 @@ def note_released() -> None:
     until the next design was settled: one document behind when opening file after file (two
     designs alive during the next load), and every closed window for good when no design was
     opened after it (a test process kept them all: 7k -> 19k live Qt wrappers over 120 GUI
-    tests)."""
-    global _released_pending
+    tests).
+
+    ``document``, if given, is watched: still alive after the collection (under load a worker's
+    job or a queued event may hold it for a moment), the collection is tried again a few ticks
+    later (see :func:`settle_released`); once was not enough, as the collection freezes again
+    what it could not free, and that document would then stay until the next one was let go."""
+    global _released_pending, _retries, _ticks_to_wait
     _released_pending = True
+    _retries, _ticks_to_wait = 0, 0
+    if document is not None:
+        _released.append(weakref.ref(document))
 
 
 def released_pending() -> bool:
@@ -140,12 +154,24 @@ def released_pending() -> bool:
 
 def settle_released() -> bool:
     """If a document was let go (:func:`note_released`): unfreeze, collect every cycle, freeze
-    again (main thread only: the cycles hold Qt objects). True if it ran."""
-    global _released_pending
+    again (main thread only: the cycles hold Qt objects). True if it ran. A watched document
+    still alive after it is tried again after 1, 3, 7, 15 and 31 more calls (the collector's
+    ticks: seconds), each a full collection, then left (something holds it for good)."""
+    global _released_pending, _retries, _ticks_to_wait
     if not _released_pending:
+        return False
+    if _ticks_to_wait:
+        _ticks_to_wait -= 1
         return False
     _released_pending = False
     gc.unfreeze()
     gc.collect()
     gc.freeze()
+    _released[:] = [ref for ref in _released if ref() is not None]
+    if _released and _retries < _MAX_RETRIES:
+        _retries += 1
+        _ticks_to_wait = 2**_retries - 1
+        _released_pending = True
+    elif _released:
+        _released.clear()
     return True
