@@ -24,6 +24,7 @@ import numpy as np
 
 from model.analysis import warnings as warn
 from model.analysis.allreduce import collective_figures
+from model.analysis.analyzer_kept import KeptFigures
 from model.analysis.bandwidth import Bandwidth, bandwidth
 from model.analysis.bisection import Bisection
 from model.analysis.collectives import Collectives
@@ -34,15 +35,14 @@ from model.analysis.devices import (
     switches_off_the_tiers,
 )
 from model.analysis.entry_checks import entry_findings
-from model.analysis.fabrics import fabric_figures, fabric_shapes
+from model.analysis.fabrics import fabric_figures
 from model.analysis.hops import Hops, server_hops
 from model.analysis.link_media import link_media
-from model.analysis.min_cut import MinCut, cut_json
-from model.analysis.nic_modes import nic_mode_findings
-from model.analysis.optics import modules_by_kind, optics_by_tier, optics_figures, strategy_findings
-from model.analysis.optics_plugs import PlugTally, kept_tally
+from model.analysis.min_cut import MinCut
+from model.analysis.optics import modules_by_kind, optics_figures, strategy_findings
+from model.analysis.optics_plugs import PlugTally
 from model.analysis.plant_free import collective_settings_key, switch_groups, usable_figures
-from model.analysis.reliability import forecast, hall_counts
+from model.analysis.reliability import forecast
 from model.analysis.report import Report
 from model.analysis.topology import Topology, infer_topology, tier_codes, tier_name, tier_order
 from model.analysis.totals import plant_sum, power_and_cost
@@ -106,7 +106,7 @@ def analysis_findings(design: Design, plant=None, phys=None, topology=None) -> l
     return analyzer.findings()
 
 
-class Analyzer:
+class Analyzer(KeptFigures):
     """Keeps a design's report up to date, recomputing only what an edit touched.
 
     With ``subscribe`` it listens to the design's change events; ``refresh_plant`` makes
@@ -506,44 +506,6 @@ class Analyzer:
             findings.extend(phys.findings)
         return findings
 
-    def _optics_by_tier(self, design, topo):
-        """model.analysis.optics.optics_by_tier, kept while the topology, the plant's part
-        tables and every link's medium stand (a rack move that flips no medium: ~0.1 s of a
-        report at 400k links saved). A one-shot analysis (analyze(): no edit will follow)
-        counts the plugs without the tally an edit would recount (~0.03-0.1 s less at XL)."""
-        plant = self.plant
-        parts = getattr(plant, "parts", None)
-        if parts is None:  # no plant, or a stand-in without part tables: nothing to key on
-            return optics_by_tier(design, plant)
-        medium = np.asarray(plant.medium_index)
-        kept = self._optics_kept
-        if (
-            kept is not None
-            and kept[0] is topo
-            and kept[1].specs == parts.specs  # a snapshot's tables are copies
-            and kept[1].modules == parts.modules
-            and np.array_equal(kept[2], medium)
-        ):
-            return kept[3]
-        if self._subscription is not None or self._explicit:  # edits follow: kept plug tally
-            self._plugs = kept_tally(self._plugs, plant)  # a tray edit: the changed media's cages
-        tiers = optics_by_tier(design, plant, tally=self._plugs)
-        self._optics_kept = (topo, parts, medium.copy(), tiers)
-        return tiers
-
-    def _cut_json(self, topo, bis: Bisection) -> dict:
-        """``cut_json``, kept while topology and bisection stand (~4 ms of each XL report)."""
-        if self._cut is None or self._cut[0] is not topo or self._cut[1] is not bis:
-            self._cut = (topo, bis, cut_json(topo, bis))
-        return self._cut[2]
-
-    def _nic_mode_findings(self, design, topo):
-        """NIC_MODE_UNSUPPORTED (model.analysis.nic_modes), redone only for a new topology:
-        it reads links and device types, which a rack move leaves as they were."""
-        if self._nic_modes is None or self._nic_modes[0] is not topo:
-            self._nic_modes = (topo, nic_mode_findings(design))
-        return self._nic_modes[1]
-
     def _collective_figures(self, settings, free=None):
         """The default job's collectives and curves (~1 s at 131k GPUs), kept while topology and
         settings stand (a rack move changes none); ``free``: PlantFreeFigures, if of these."""
@@ -558,34 +520,6 @@ class Analyzer:
         if cached is None or cached[0] is not self._collectives or cached[1] != key:
             figures = collective_figures(self._collectives, settings)
             cached = self._allreduce_figures = (self._collectives, key, figures)
-        return cached[2]
-
-    def _topology_findings(self, topo, bw):
-        """``warnings.topology_findings``, kept while topology, bandwidth and target stand (a
-        device rename or a link edit makes a new topology)."""
-        target = self.design.settings.oversubscription_target
-        cached = self._topo_findings
-        if cached is None or cached[0] is not topo or cached[1] is not bw or cached[2] != target:
-            findings = warn.topology_findings(self.design, topo, bw.switch_ratio)
-            cached = self._topo_findings = (topo, bw, target, findings)
-        return cached[3]
-
-    def _shapes(self, topo):
-        """The fabrics' topology part (``fabric_shapes``), kept while topology and catalog stand."""
-        return self._per_topology("shapes", fabric_shapes, topo)
-
-    def _hall(self, topo):
-        """The hall's GPUs, hosts, NICs, switches and NVLink trays for the reliability forecast,
-        kept while topology and catalog stand (2-4 ms of every report at 16k GPUs otherwise,
-        growing with the devices and links)."""
-        return self._per_topology("hall", hall_counts, topo)
-
-    def _per_topology(self, slot: str, compute, topo):
-        """``compute(design, topo)``, kept in ``slot`` while the topology and catalog stand."""
-        catalog = self.design.catalog
-        cached = self._kept_per_topology.get(slot)
-        if cached is None or cached[0] is not topo or cached[1] is not catalog:
-            cached = self._kept_per_topology[slot] = (topo, catalog, compute(self.design, topo))
         return cached[2]
 
 
