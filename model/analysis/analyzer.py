@@ -41,7 +41,13 @@ from model.analysis.link_media import link_media
 from model.analysis.min_cut import MinCut
 from model.analysis.optics import modules_by_kind, optics_figures, strategy_findings
 from model.analysis.optics_plugs import PlugTally
-from model.analysis.plant_free import collective_settings_key, switch_groups, usable_figures
+from model.analysis.plant_free import (
+    PlantFreeFigures,
+    collective_settings_key,
+    switch_groups,
+    usable_figures,
+)
+from model.analysis.plant_free_stages import PlantFreeStages
 from model.analysis.reliability import forecast
 from model.analysis.report import Report
 from model.analysis.topology import Topology, infer_topology, tier_codes, tier_name, tier_order
@@ -145,6 +151,7 @@ class Analyzer(KeptFigures):
         self.given_phys = None  # analyze()'s caller's physical plant of ``plant``, if any
         self.given_topology = None  # analyze()'s caller's topology of the design, if any
         self.given_plant_free = None  # analyze()'s caller's: () -> PlantFreeFigures, if any
+        self._free: PlantFreeFigures | None = None  # given_plant_free's, for this report only
         self._plant_rows: np.ndarray | None = None
         self._rows_generation: tuple = (None, None)  # plant route_generation, link_ids read at
         self._links_by_tier: dict[str, int] = {}
@@ -245,13 +252,18 @@ class Analyzer(KeptFigures):
 
     # ----------------------------------------------------------------------------- stages
 
-    def _topology(self) -> None:
+    def _topology(self, stages: PlantFreeStages | None) -> None:
+        """The topology stage (``stages``: its figures computed apart for the design as it is)."""
         design = self.design
         given, self.given_topology = self.given_topology, None  # after an edit: inferred
         topo = self._topo = given if given is not None else infer_topology(design)
-        self._groups = switch_groups(topo)
-        self._bw = bandwidth(design, topo, self._groups)
-        self._hops = server_hops(topo, self._groups)  # the same components, found once
+        if stages is not None:
+            self._groups, self._bw, self._hops = stages.groups, stages.bandwidth, stages.hops
+            self._keep_given(topo, stages)
+        else:
+            self._groups = switch_groups(topo)
+            self._bw = bandwidth(design, topo, self._groups)
+            self._hops = server_hops(topo, self._groups)  # the same components, found once
         self._collectives = None  # made when asked: a one-shot given its figures needs none
         self._bisection = None
         self._min_cut = MinCut(topo, switch_groups=self._groups)  # the same components
@@ -262,23 +274,26 @@ class Analyzer(KeptFigures):
         self._switches_by_tier = dict(sorted(by_tier.items(), key=lambda kv: tier_order(kv[0])))
         self._dirty.add("trays")  # link set changed: tray fill from scratch
 
-    def _refresh_device_findings(self) -> None:
+    def _refresh_device_findings(self, stages: PlantFreeStages | None) -> None:
         """Device figures and rack-U findings after a device edit; the entry checks after an
-        edit of what they read (lengths, rack sizes, roles)."""
+        edit of what they read (lengths, rack sizes, roles); ``stages``: as in _topology."""
         if "devices" in self._dirty:
-            self._dev = device_figures(self.design)
-            self._dev_findings = warn.rack_u_findings(self.design)
+            if stages is not None:
+                self._dev, self._dev_findings = stages.devices, stages.rack_u_findings
+            else:
+                self._dev = device_figures(self.design)
+                self._dev_findings = warn.rack_u_findings(self.design)
             self._dirty.discard("devices")
         if "entries" in self._dirty:
-            self._entry_findings = entry_findings(self.design)
+            given = stages.entry_findings if stages is not None else None
+            self._entry_findings = given if given is not None else entry_findings(self.design)
             self._dirty.discard("entries")
 
     def report(self) -> Report:
         phys, trays, typ, mx, fill, findings, channels = self._checks()
         design = self.design
         topo, bw, dev, hops, min_cut = self._stages()
-        given, self.given_plant_free = self.given_plant_free, None
-        free = usable_figures(given() if given is not None else None, design)
+        free, self._free = self._free, None
         if self._bisection is None:
             # The graph's cuts are kept per topology; a move re-evaluates only the floor's halves.
             self._bisection = free.bisection if free else min_cut.bisection(design)
@@ -362,12 +377,17 @@ class Analyzer(KeptFigures):
         changed, racks_moved = self._take_changes()
         if racks_moved:
             self._bisection = None  # the next report re-evaluates the floor's halves
+        # The caller's plant-free figures, asked for before the stages they spare (the forked
+        # child has finished by now: it started before the routing, which takes longer).
+        given, self.given_plant_free = self.given_plant_free, None
+        self._free = usable_figures(given() if given is not None else None, design)
+        stages = self._free.stages if self._free is not None else None
         if "topology" in self._dirty:
-            self._topology()
+            self._topology(stages)
             self._dirty.discard("topology")
-        self._refresh_device_findings()
+        self._refresh_device_findings(stages)
         topo, bw, _dev, _hops, _cut = self._stages()
-        self._refresh_placement()
+        self._refresh_placement(stages)
         if self._scale_up is None or changed is None or changed or racks_moved:
             self._scale_up = warn.scale_up_findings(design, topo, self.plant)
         self._refresh_plant_rows(topo)
@@ -419,19 +439,22 @@ class Analyzer(KeptFigures):
                 changed |= set(refreshed)
         return changed, racks_moved
 
-    def _refresh_placement(self) -> None:
+    def _refresh_placement(self, stages: PlantFreeStages | None) -> None:
         """Clashes and placement findings after a rack or hall edit (only the moved racks'
-        clashes when racks only moved)."""
+        clashes when racks only moved; ``stages``: as in _topology)."""
         if "placement" not in self._dirty:
             return
         design = self.design
         moved = self._moved_racks
-        if moved is not None and self._clashes is not None:
+        if stages is not None:
+            self._clashes, self._placement = stages.clashes, stages.placement_findings
+        elif moved is not None and self._clashes is not None:
             self._clashes = warn.moved_clashes(design, self._clashes, moved)
         else:
             self._clashes = rack_clashes(design)
         self._moved_racks = set()
-        self._placement = warn.placement_findings(design, self._clashes)
+        if stages is None:
+            self._placement = warn.placement_findings(design, self._clashes)
         self._dirty.discard("placement")
         self._scale_up = None
 

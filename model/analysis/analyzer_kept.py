@@ -17,6 +17,7 @@ from model.analysis.min_cut import cut_json
 from model.analysis.nic_modes import nic_mode_findings
 from model.analysis.optics import optics_by_tier
 from model.analysis.optics_plugs import PlugTally, kept_tally
+from model.analysis.plant_free_stages import PlantFreeStages
 from model.analysis.reliability import hall_counts
 from model.design.design import Design
 
@@ -59,6 +60,16 @@ class KeptFigures:
         tiers = optics_by_tier(design, plant, tally=self._plugs)
         self._optics_kept = (topo, parts, medium.copy(), tiers)
         return tiers
+
+    def _keep_given(self, topo, stages: PlantFreeStages) -> None:
+        """Keep the figures of ``stages`` (computed apart for the design as it is now, with the
+        bandwidth the analyzer takes from them) as computed here for ``topo``."""
+        catalog = self.design.catalog
+        self._nic_modes = (topo, stages.nic_mode_findings)
+        target = self.design.settings.oversubscription_target
+        self._topo_findings = (topo, stages.bandwidth, target, stages.topology_findings)
+        self._kept_per_topology["shapes"] = (topo, catalog, stages.fabric_shapes)
+        self._kept_per_topology["hall"] = (topo, catalog, stages.hall_counts)
 
     def _cut_json(self, topo, bis: Bisection) -> dict:
         """``cut_json``, kept while topology and bisection stand (~4 ms of each XL report)."""
