@@ -252,27 +252,35 @@ class Analyzer(KeptFigures):
 
     # ----------------------------------------------------------------------------- stages
 
-    def _topology(self, stages: PlantFreeStages | None) -> None:
-        """The topology stage (``stages``: its figures computed apart for the design as it is)."""
+    def _topology(self) -> None:
+        """The topology stage; its figures (:meth:`_topology_figures`) follow the plant's."""
         design = self.design
         given, self.given_topology = self.given_topology, None  # after an edit: inferred
         topo = self._topo = given if given is not None else infer_topology(design)
-        if stages is not None:
-            self._groups, self._bw, self._hops = stages.groups, stages.bandwidth, stages.hops
-            self._keep_given(topo, stages)
-        else:
-            self._groups = switch_groups(topo)
-            self._bw = bandwidth(design, topo, self._groups)
-            self._hops = server_hops(topo, self._groups)  # the same components, found once
+        self._groups = self._bw = self._hops = self._min_cut = None  # _topology_figures'
         self._collectives = None  # made when asked: a one-shot given its figures needs none
         self._bisection = None
-        self._min_cut = MinCut(topo, switch_groups=self._groups)  # the same components
         self._scale_up = None
         self._plant_rows = None
         self._links_by_tier = dict(Counter(topo.link_tier))
         by_tier = Counter(tier_name(int(v)) for v in topo.level[topo.level >= 1].tolist())
         self._switches_by_tier = dict(sorted(by_tier.items(), key=lambda kv: tier_order(kv[0])))
         self._dirty.add("trays")  # link set changed: tray fill from scratch
+
+    def _topology_figures(self, stages: PlantFreeStages | None) -> None:
+        """The new topology's switch groups, bandwidth, hops and cut finder (``stages``: these
+        computed apart for the design as it is now), once per topology."""
+        topo = self._topo
+        if self._bw is not None or topo is None:
+            return
+        if stages is not None:
+            self._groups, self._bw, self._hops = stages.groups, stages.bandwidth, stages.hops
+            self._keep_given(topo, stages)
+        else:
+            self._groups = switch_groups(topo)
+            self._bw = bandwidth(self.design, topo, self._groups)
+            self._hops = server_hops(topo, self._groups)  # the same components, found once
+        self._min_cut = MinCut(topo, switch_groups=self._groups)  # the same components
 
     def _refresh_device_findings(self, stages: PlantFreeStages | None) -> None:
         """Device figures and rack-U findings after a device edit; the entry checks after an
@@ -377,23 +385,14 @@ class Analyzer(KeptFigures):
         changed, racks_moved = self._take_changes()
         if racks_moved:
             self._bisection = None  # the next report re-evaluates the floor's halves
-        # The caller's plant-free figures, asked for before the stages they spare (the forked
-        # child has finished by now: it started before the routing, which takes longer).
-        given, self.given_plant_free = self.given_plant_free, None
-        self._free = usable_figures(given() if given is not None else None, design)
-        stages = self._free.stages if self._free is not None else None
         if "topology" in self._dirty:
-            self._topology(stages)
+            self._topology()
             self._dirty.discard("topology")
-        self._refresh_device_findings(stages)
-        topo, bw, _dev, _hops, _cut = self._stages()
-        self._refresh_placement(stages)
-        if self._scale_up is None or changed is None or changed or racks_moved:
-            self._scale_up = warn.scale_up_findings(design, topo, self.plant)
+        topo = self._topo
+        assert topo is not None  # _topology has run (the first report finds it dirty)
         self._refresh_plant_rows(topo)
         phys = self._physical_plant(topo)
         trays = tray_items(design)
-        typ, mx = self._rack_power_of(phys)
         if "trays" in self._dirty:
             self._trays.reset()
             self._dirty.discard("trays")
@@ -405,6 +404,18 @@ class Analyzer(KeptFigures):
         rows = phys.structured_rows if layout is getattr(phys, "structured", 0) else None
         trunks = trunk_load(self.plant, layout, rows, self._trunk_load) if layout else None
         fill = self._trays.update(design, self.plant, changed, trunks)
+        # The caller's plant-free figures, asked for once the plant's stages are done (a forked
+        # child has had the routing and these to finish them), before the stages they spare.
+        given, self.given_plant_free = self.given_plant_free, None
+        self._free = usable_figures(given() if given is not None else None, design)
+        stages = self._free.stages if self._free is not None else None
+        self._topology_figures(stages)
+        self._refresh_device_findings(stages)
+        topo, bw, _dev, _hops, _cut = self._stages()
+        self._refresh_placement(stages)
+        if self._scale_up is None or changed is None or changed or racks_moved:
+            self._scale_up = warn.scale_up_findings(design, topo, self.plant)
+        typ, mx = self._rack_power_of(phys)
         findings = self._findings(topo, bw, phys, typ, mx, fill)
         channels = None
         if layout is not None:
