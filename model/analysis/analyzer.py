@@ -24,6 +24,7 @@ import numpy as np
 
 from model.analysis import warnings as warn
 from model.analysis.allreduce import collective_figures
+from model.analysis.analyzer_kept import KeptFigures
 from model.analysis.bandwidth import Bandwidth, bandwidth
 from model.analysis.bisection import Bisection
 from model.analysis.collectives import Collectives
@@ -34,15 +35,20 @@ from model.analysis.devices import (
     switches_off_the_tiers,
 )
 from model.analysis.entry_checks import entry_findings
-from model.analysis.fabrics import fabric_figures, fabric_shapes
+from model.analysis.fabrics import fabric_figures
 from model.analysis.hops import Hops, server_hops
 from model.analysis.link_media import link_media
-from model.analysis.min_cut import MinCut, cut_json
-from model.analysis.nic_modes import nic_mode_findings
-from model.analysis.optics import modules_by_kind, optics_by_tier, optics_figures, strategy_findings
-from model.analysis.optics_plugs import PlugTally, kept_tally
-from model.analysis.plant_free import collective_settings_key, switch_groups, usable_figures
-from model.analysis.reliability import forecast, hall_counts
+from model.analysis.min_cut import MinCut
+from model.analysis.optics import modules_by_kind, optics_figures, strategy_findings
+from model.analysis.optics_plugs import PlugTally
+from model.analysis.plant_free import (
+    PlantFreeFigures,
+    collective_settings_key,
+    switch_groups,
+    usable_figures,
+)
+from model.analysis.plant_free_stages import PlantFreeStages
+from model.analysis.reliability import forecast
 from model.analysis.report import Report
 from model.analysis.topology import Topology, infer_topology, tier_codes, tier_name, tier_order
 from model.analysis.totals import plant_sum, power_and_cost
@@ -106,7 +112,7 @@ def analysis_findings(design: Design, plant=None, phys=None, topology=None) -> l
     return analyzer.findings()
 
 
-class Analyzer:
+class Analyzer(KeptFigures):
     """Keeps a design's report up to date, recomputing only what an edit touched.
 
     With ``subscribe`` it listens to the design's change events; ``refresh_plant`` makes
@@ -145,6 +151,7 @@ class Analyzer:
         self.given_phys = None  # analyze()'s caller's physical plant of ``plant``, if any
         self.given_topology = None  # analyze()'s caller's topology of the design, if any
         self.given_plant_free = None  # analyze()'s caller's: () -> PlantFreeFigures, if any
+        self._free: PlantFreeFigures | None = None  # given_plant_free's, for this report only
         self._plant_rows: np.ndarray | None = None
         self._rows_generation: tuple = (None, None)  # plant route_generation, link_ids read at
         self._links_by_tier: dict[str, int] = {}
@@ -246,15 +253,13 @@ class Analyzer:
     # ----------------------------------------------------------------------------- stages
 
     def _topology(self) -> None:
+        """The topology stage; its figures (:meth:`_topology_figures`) follow the plant's."""
         design = self.design
         given, self.given_topology = self.given_topology, None  # after an edit: inferred
         topo = self._topo = given if given is not None else infer_topology(design)
-        self._groups = switch_groups(topo)
-        self._bw = bandwidth(design, topo, self._groups)
-        self._hops = server_hops(topo, self._groups)  # the same components, found once
+        self._groups = self._bw = self._hops = self._min_cut = None  # _topology_figures'
         self._collectives = None  # made when asked: a one-shot given its figures needs none
         self._bisection = None
-        self._min_cut = MinCut(topo, switch_groups=self._groups)  # the same components
         self._scale_up = None
         self._plant_rows = None
         self._links_by_tier = dict(Counter(topo.link_tier))
@@ -262,23 +267,41 @@ class Analyzer:
         self._switches_by_tier = dict(sorted(by_tier.items(), key=lambda kv: tier_order(kv[0])))
         self._dirty.add("trays")  # link set changed: tray fill from scratch
 
-    def _refresh_device_findings(self) -> None:
+    def _topology_figures(self, stages: PlantFreeStages | None) -> None:
+        """The new topology's switch groups, bandwidth, hops and cut finder (``stages``: these
+        computed apart for the design as it is now), once per topology."""
+        topo = self._topo
+        if self._bw is not None or topo is None:
+            return
+        if stages is not None:
+            self._groups, self._bw, self._hops = stages.groups, stages.bandwidth, stages.hops
+            self._keep_given(topo, stages)
+        else:
+            self._groups = switch_groups(topo)
+            self._bw = bandwidth(self.design, topo, self._groups)
+            self._hops = server_hops(topo, self._groups)  # the same components, found once
+        self._min_cut = MinCut(topo, switch_groups=self._groups)  # the same components
+
+    def _refresh_device_findings(self, stages: PlantFreeStages | None) -> None:
         """Device figures and rack-U findings after a device edit; the entry checks after an
-        edit of what they read (lengths, rack sizes, roles)."""
+        edit of what they read (lengths, rack sizes, roles); ``stages``: as in _topology."""
         if "devices" in self._dirty:
-            self._dev = device_figures(self.design)
-            self._dev_findings = warn.rack_u_findings(self.design)
+            if stages is not None:
+                self._dev, self._dev_findings = stages.devices, stages.rack_u_findings
+            else:
+                self._dev = device_figures(self.design)
+                self._dev_findings = warn.rack_u_findings(self.design)
             self._dirty.discard("devices")
         if "entries" in self._dirty:
-            self._entry_findings = entry_findings(self.design)
+            given = stages.entry_findings if stages is not None else None
+            self._entry_findings = given if given is not None else entry_findings(self.design)
             self._dirty.discard("entries")
 
     def report(self) -> Report:
         phys, trays, typ, mx, fill, findings, channels = self._checks()
         design = self.design
         topo, bw, dev, hops, min_cut = self._stages()
-        given, self.given_plant_free = self.given_plant_free, None
-        free = usable_figures(given() if given is not None else None, design)
+        free, self._free = self._free, None
         if self._bisection is None:
             # The graph's cuts are kept per topology; a move re-evaluates only the floor's halves.
             self._bisection = free.bisection if free else min_cut.bisection(design)
@@ -365,15 +388,11 @@ class Analyzer:
         if "topology" in self._dirty:
             self._topology()
             self._dirty.discard("topology")
-        self._refresh_device_findings()
-        topo, bw, _dev, _hops, _cut = self._stages()
-        self._refresh_placement()
-        if self._scale_up is None or changed is None or changed or racks_moved:
-            self._scale_up = warn.scale_up_findings(design, topo, self.plant)
+        topo = self._topo
+        assert topo is not None  # _topology has run (the first report finds it dirty)
         self._refresh_plant_rows(topo)
         phys = self._physical_plant(topo)
         trays = tray_items(design)
-        typ, mx = self._rack_power_of(phys)
         if "trays" in self._dirty:
             self._trays.reset()
             self._dirty.discard("trays")
@@ -385,6 +404,18 @@ class Analyzer:
         rows = phys.structured_rows if layout is getattr(phys, "structured", 0) else None
         trunks = trunk_load(self.plant, layout, rows, self._trunk_load) if layout else None
         fill = self._trays.update(design, self.plant, changed, trunks)
+        # The caller's plant-free figures, asked for once the plant's stages are done (a forked
+        # child has had the routing and these to finish them), before the stages they spare.
+        given, self.given_plant_free = self.given_plant_free, None
+        self._free = usable_figures(given() if given is not None else None, design)
+        stages = self._free.stages if self._free is not None else None
+        self._topology_figures(stages)
+        self._refresh_device_findings(stages)
+        topo, bw, _dev, _hops, _cut = self._stages()
+        self._refresh_placement(stages)
+        if self._scale_up is None or changed is None or changed or racks_moved:
+            self._scale_up = warn.scale_up_findings(design, topo, self.plant)
+        typ, mx = self._rack_power_of(phys)
         findings = self._findings(topo, bw, phys, typ, mx, fill)
         channels = None
         if layout is not None:
@@ -419,19 +450,22 @@ class Analyzer:
                 changed |= set(refreshed)
         return changed, racks_moved
 
-    def _refresh_placement(self) -> None:
+    def _refresh_placement(self, stages: PlantFreeStages | None) -> None:
         """Clashes and placement findings after a rack or hall edit (only the moved racks'
-        clashes when racks only moved)."""
+        clashes when racks only moved; ``stages``: as in _topology)."""
         if "placement" not in self._dirty:
             return
         design = self.design
         moved = self._moved_racks
-        if moved is not None and self._clashes is not None:
+        if stages is not None:
+            self._clashes, self._placement = stages.clashes, stages.placement_findings
+        elif moved is not None and self._clashes is not None:
             self._clashes = warn.moved_clashes(design, self._clashes, moved)
         else:
             self._clashes = rack_clashes(design)
         self._moved_racks = set()
-        self._placement = warn.placement_findings(design, self._clashes)
+        if stages is None:
+            self._placement = warn.placement_findings(design, self._clashes)
         self._dirty.discard("placement")
         self._scale_up = None
 
@@ -506,44 +540,6 @@ class Analyzer:
             findings.extend(phys.findings)
         return findings
 
-    def _optics_by_tier(self, design, topo):
-        """model.analysis.optics.optics_by_tier, kept while the topology, the plant's part
-        tables and every link's medium stand (a rack move that flips no medium: ~0.1 s of a
-        report at 400k links saved). A one-shot analysis (analyze(): no edit will follow)
-        counts the plugs without the tally an edit would recount (~0.03-0.1 s less at XL)."""
-        plant = self.plant
-        parts = getattr(plant, "parts", None)
-        if parts is None:  # no plant, or a stand-in without part tables: nothing to key on
-            return optics_by_tier(design, plant)
-        medium = np.asarray(plant.medium_index)
-        kept = self._optics_kept
-        if (
-            kept is not None
-            and kept[0] is topo
-            and kept[1].specs == parts.specs  # a snapshot's tables are copies
-            and kept[1].modules == parts.modules
-            and np.array_equal(kept[2], medium)
-        ):
-            return kept[3]
-        if self._subscription is not None or self._explicit:  # edits follow: kept plug tally
-            self._plugs = kept_tally(self._plugs, plant)  # a tray edit: the changed media's cages
-        tiers = optics_by_tier(design, plant, tally=self._plugs)
-        self._optics_kept = (topo, parts, medium.copy(), tiers)
-        return tiers
-
-    def _cut_json(self, topo, bis: Bisection) -> dict:
-        """``cut_json``, kept while topology and bisection stand (~4 ms of each XL report)."""
-        if self._cut is None or self._cut[0] is not topo or self._cut[1] is not bis:
-            self._cut = (topo, bis, cut_json(topo, bis))
-        return self._cut[2]
-
-    def _nic_mode_findings(self, design, topo):
-        """NIC_MODE_UNSUPPORTED (model.analysis.nic_modes), redone only for a new topology:
-        it reads links and device types, which a rack move leaves as they were."""
-        if self._nic_modes is None or self._nic_modes[0] is not topo:
-            self._nic_modes = (topo, nic_mode_findings(design))
-        return self._nic_modes[1]
-
     def _collective_figures(self, settings, free=None):
         """The default job's collectives and curves (~1 s at 131k GPUs), kept while topology and
         settings stand (a rack move changes none); ``free``: PlantFreeFigures, if of these."""
@@ -558,34 +554,6 @@ class Analyzer:
         if cached is None or cached[0] is not self._collectives or cached[1] != key:
             figures = collective_figures(self._collectives, settings)
             cached = self._allreduce_figures = (self._collectives, key, figures)
-        return cached[2]
-
-    def _topology_findings(self, topo, bw):
-        """``warnings.topology_findings``, kept while topology, bandwidth and target stand (a
-        device rename or a link edit makes a new topology)."""
-        target = self.design.settings.oversubscription_target
-        cached = self._topo_findings
-        if cached is None or cached[0] is not topo or cached[1] is not bw or cached[2] != target:
-            findings = warn.topology_findings(self.design, topo, bw.switch_ratio)
-            cached = self._topo_findings = (topo, bw, target, findings)
-        return cached[3]
-
-    def _shapes(self, topo):
-        """The fabrics' topology part (``fabric_shapes``), kept while topology and catalog stand."""
-        return self._per_topology("shapes", fabric_shapes, topo)
-
-    def _hall(self, topo):
-        """The hall's GPUs, hosts, NICs, switches and NVLink trays for the reliability forecast,
-        kept while topology and catalog stand (2-4 ms of every report at 16k GPUs otherwise,
-        growing with the devices and links)."""
-        return self._per_topology("hall", hall_counts, topo)
-
-    def _per_topology(self, slot: str, compute, topo):
-        """``compute(design, topo)``, kept in ``slot`` while the topology and catalog stand."""
-        catalog = self.design.catalog
-        cached = self._kept_per_topology.get(slot)
-        if cached is None or cached[0] is not topo or cached[1] is not catalog:
-            cached = self._kept_per_topology[slot] = (topo, catalog, compute(self.design, topo))
         return cached[2]
 
 

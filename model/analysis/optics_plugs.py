@@ -81,14 +81,18 @@ def plug_counts(
     module_row = np.array([m.kind in MODULE_KINDS for m in tables.media] + [False])
     medium = np.asarray(medium, dtype=np.int64)
     meds = np.concatenate([medium, medium])[ends.order]
-    # n_media: an end that takes no module (no medium, or an integrated cable), above every row
-    meds = np.where(module_row[np.where(meds < 0, n_media, meds)], meds, n_media)
+    # n_media: an end that takes no module (no medium, or an integrated cable), above every
+    # row. In place, as the key below: each whole-size temporary is ~7 MB of fresh pages at XL.
+    meds[meds < 0] = n_media
+    meds[~module_row[meds]] = n_media
     # each cage's lowest medium and its first end (in the stable order) there, the plug's
     # spec, in one minimum per cage of medium x ends + position
     n = len(meds)
     if not n:
         return np.unique(meds, return_counts=True)  # no links: no plug
-    lowest, pick = np.divmod(np.minimum.reduceat(meds * n + np.arange(n), ends.starts), n)
+    meds *= n
+    meds += np.arange(n)
+    lowest, pick = np.divmod(np.minimum.reduceat(meds, ends.starts), n)
     plugged = lowest < n_media
     pairs = lowest[plugged] * (n_specs + 1) + ends.spec[pick[plugged]]
     span = (n_media + 1) * (n_specs + 1)

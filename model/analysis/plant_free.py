@@ -6,6 +6,8 @@ or media. ``main.py analyze`` computes them in a forked child on the second core
 (:mod:`model.runtime.forked_call`) while this process routes the links and builds the
 physical plant, and hands them to :func:`model.analysis.analyzer.analyze`, which uses them in
 place of computing them again: the same functions on the same design give the same figures.
+The child also computes the analyzer's cheaper plant-free stages
+(:mod:`model.analysis.plant_free_stages`), taken at the start of the analysis.
 """
 
 from __future__ import annotations
@@ -18,18 +20,20 @@ from model.analysis.allreduce import CollectiveFigures, collective_figures
 from model.analysis.bisection import Bisection
 from model.analysis.collectives import Collectives
 from model.analysis.min_cut import MinCut
+from model.analysis.plant_free_stages import PlantFreeStages, plant_free_stages
 from model.analysis.topology import LINK_COMPUTE, Topology, components, infer_topology
 
 
 @dataclass(frozen=True)
 class PlantFreeFigures:
-    """The collective figures (for the settings ``settings_key``) and the bisection of the
-    design ``state`` names (:func:`design_state`)."""
+    """The collective figures (for the settings ``settings_key``), the bisection and the
+    analyzer's other plant-free stages of the design ``state`` names (:func:`design_state`)."""
 
     collectives: CollectiveFigures | None  # None: no GPUs
     settings_key: tuple
     bisection: Bisection
     state: tuple[int, int]
+    stages: PlantFreeStages | None = None  # None: the analyzer computes its own
 
 
 def design_state(design) -> tuple[int, int]:
@@ -64,7 +68,7 @@ def usable_figures(free: PlantFreeFigures | None, design) -> PlantFreeFigures | 
 
 
 def plant_free_figures(design) -> PlantFreeFigures:
-    """The figures as the analyzer computes them for ``design`` as it is now."""
+    """The figures and stages as the analyzer computes them for ``design`` as it is now."""
     settings = design.settings
     topo = infer_topology(design)
     groups = switch_groups(topo)
@@ -73,4 +77,5 @@ def plant_free_figures(design) -> PlantFreeFigures:
     figures = collective_figures(coll, settings)
     bisection = MinCut(topo, switch_groups=groups).bisection(design)
     key = collective_settings_key(settings)
-    return PlantFreeFigures(figures, key, bisection, design_state(design))
+    stages = plant_free_stages(design, topo, groups)
+    return PlantFreeFigures(figures, key, bisection, design_state(design), stages)

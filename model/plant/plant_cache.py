@@ -124,7 +124,7 @@ class PlantCache:
             or self._graph is not graph
             or not _same_tables(self._tables, tables)
         ):
-            count = tally(tables, graph, np.arange(n), m, ordered, row_fab)
+            count = tally(tables, graph, np.arange(n), m, ordered, row_fab, shares=self.keep)
             self.recounted_rows = n
             if not self.keep:
                 return count  # nothing kept: the next call counts every row again

@@ -175,12 +175,16 @@ def tally(
     ordered: np.ndarray,
     row_fab: np.ndarray,
     needed: np.ndarray | None = None,
+    shares: bool = True,
 ) -> Tally:
     """Count the modules, fibres and cables of the local rows ``sel`` (whole components).
 
     ``m`` medium row, ``ordered`` ordered length and ``row_fab`` fabric code per local row
     (all rows; only ``sel`` is read). ``needed``: the routed length per local row, when the
     caller wants the metres each fibre and cable line serves (``Tally.needed_mm``).
+    ``shares``: also number the item of each cage, row and component (``cage_item``,
+    ``row_item``, ``row_units``, ``comp_item``: what a kept count takes out again, see
+    PlantCache); a count no next report reads needs none (~15 MB of fresh pages at XL).
     """
     media = tables.media
     out = Tally()
@@ -222,7 +226,7 @@ def tally(
     cage_fab[la], cage_fab[lb] = row_fab[sel], row_fab[sel]
 
     # ---- modules: one per used cage on a module medium
-    _modules(out, tables, cages, cage_medium, cage_fab, cage_spec, module_medium)
+    _modules(out, tables, cages, cage_medium, cage_fab, cage_spec, module_medium, shares)
     module_of, module_parts = out.module_of, out.module_parts
     assert module_of is not None  # _modules has just set it
     # ---- fibres: per link on a module medium, at its ordered length
@@ -268,11 +272,12 @@ def tally(
             )
     out.fibre_part_of_row = np.full(len(sel), -1, dtype=np.int64)
     out.fibre_part_of_row[fibre_at[good]] = part_f[good]
-    out.row_item = np.full(len(sel), -1, dtype=np.int64)
-    out.row_units = np.zeros(len(sel), dtype=np.int64)
+    row_item = out.row_item = np.full(len(sel), -1, dtype=np.int64) if shares else None
+    row_units = out.row_units = np.zeros(len(sel), dtype=np.int64) if shares else None
     if good.any():
-        out.row_units[fibre_at[good]] = link_fpp[good]
-        out.row_item[fibre_at[good]] = _fibre_lines(
+        if row_units is not None:
+            row_units[fibre_at[good]] = link_fpp[good]
+        items = _fibre_lines(
             out,
             fibre_parts,
             len_f[good],
@@ -282,17 +287,22 @@ def tally(
             row_fab,
             needed,
         )
-    _cables(out, tables, graph, sel[~row_module & (ms >= 0)], m, ordered, row_fab, needed)
+        if row_item is not None:
+            row_item[fibre_at[good]] = items
+    cable_rows = sel[~row_module & (ms >= 0)]
+    _cables(out, tables, graph, cable_rows, m, ordered, row_fab, needed, shares)
     return out
 
 
-def _modules(out: Tally, tables, cages, cage_medium, cage_fab, cage_spec, module_medium) -> None:
+def _modules(
+    out: Tally, tables, cages, cage_medium, cage_fab, cage_spec, module_medium, shares=True
+) -> None:
     """Modules: one per used cage on a module medium, counted per part and fabric
-    (``out.module_of``: each cage's module part, -1 none); a cage with no orderable module
-    gets a problem."""
+    (``out.module_of``: each cage's module part, -1 none; ``out.cage_item`` with ``shares``);
+    a cage with no orderable module gets a problem."""
     media, problem = tables.media, out.problem
     module_of = out.module_of = np.full(len(cages), -1, dtype=np.int64)
-    cage_item = out.cage_item = np.full(len(cages), -1, dtype=np.int64)
+    cage_item = out.cage_item = np.full(len(cages), -1, dtype=np.int64) if shares else None
     module_parts = out.module_parts
     module_cages = np.flatnonzero((cage_medium >= 0) & module_medium[cage_medium])
     pairs = cage_medium[module_cages] * 4096 + cage_spec[cages[module_cages]]
@@ -318,7 +328,7 @@ def _modules(out: Tally, tables, cages, cage_medium, cage_fab, cage_spec, module
         category = "co-packaged-port" if part.optics == "co-packaged" else "module"
         fabs, per_fab = np.unique(cage_fab[here], return_counts=True)
         for fab, qty in zip(fabs.tolist(), per_fab.tolist(), strict=True):
-            cage_item[here[cage_fab[here] == fab]] = out.add(
+            item = out.add(
                 category,
                 part,
                 None,
@@ -329,6 +339,8 @@ def _modules(out: Tally, tables, cages, cage_medium, cage_fab, cage_spec, module
                 part.price_usd,
                 fab,
             )
+            if cage_item is not None:
+                cage_item[here[cage_fab[here] == fab]] = item
 
 
 def msa_fibres(module_parts, own_fibre, fibre_parts: list) -> np.ndarray:
@@ -390,7 +402,7 @@ def _fibre_lines(
 
 
 def _cables(
-    out: Tally, tables, graph: CageGraph, cable_rows, m, ordered, row_fab, needed=None
+    out: Tally, tables, graph: CageGraph, cable_rows, m, ordered, row_fab, needed=None, shares=True
 ) -> None:
     """Integrated cables: one assembly per component of ``cable_rows``.
 
@@ -403,7 +415,7 @@ def _cables(
     media, problem = tables.media, out.problem
     comp, ia, ib, cage_spec = graph.comp, graph.ia, graph.ib, graph.cage_spec
     none = np.zeros(0, dtype=np.int64)
-    out.comp_item = (none, none)
+    out.comp_item = (none, none) if shares else None
     if not len(cable_rows):
         out.comp_rows = ComponentRows(none, np.zeros(1, dtype=np.int64), none)
         return
@@ -516,7 +528,9 @@ def _cables(
             part.price_at(got_m),
             fab_code,
         )
-    out.comp_item = (comps[ok], np.fromiter(map(item_of.__getitem__, per_comp), np.int64, len(ok)))
+    if shares:
+        items = np.fromiter(map(item_of.__getitem__, per_comp), np.int64, len(ok))
+        out.comp_item = (comps[ok], items)
 
 
 def _cages_of(comp_rows: ComponentRows, i: int, ia: np.ndarray, ib: np.ndarray) -> list[int]:

@@ -131,3 +131,51 @@ def test_given_collectives_are_reported_and_none_are_built(monkeypatch):
     monkeypatch.setattr(analyzer, "Collectives", refuse)
     report = analyze(design, RoutedLinks(design), plant_free=lambda: given).to_json()
     assert report["collectives"]["knee"] == "the child's knee"
+
+
+def test_given_stages_are_taken_and_none_computed_here(monkeypatch):
+    """Figures of this design carry its plant-free stages (bandwidth, hops, device figures,
+    entry checks, clashes, fabric shapes, hall counts, NIC modes, topology findings): the
+    analysis computes none of them itself, the child's work, and reports what it computes
+    alone."""
+    import model.analysis.analyzer as analyzer
+    import model.analysis.analyzer_kept as kept
+    import model.analysis.warnings as warn
+
+    design = small_pod()
+    free = plant_free_figures(design)
+    own = analyze(design, RoutedLinks(design)).to_json()
+
+    def refuse(*_args, **_kwargs):
+        raise AssertionError("a plant-free stage was computed beside the given one")
+
+    for module, name in [
+        (analyzer, "switch_groups"),
+        (analyzer, "bandwidth"),
+        (analyzer, "server_hops"),
+        (analyzer, "device_figures"),
+        (analyzer, "entry_findings"),
+        (analyzer, "rack_clashes"),
+        (kept, "fabric_shapes"),
+        (kept, "hall_counts"),
+        (kept, "nic_mode_findings"),
+        (warn, "rack_u_findings"),
+        (warn, "placement_findings"),
+        (warn, "topology_findings"),
+    ]:
+        monkeypatch.setattr(module, name, refuse)
+    given = analyze(design, RoutedLinks(design), plant_free=lambda: free).to_json()
+    assert given == own
+
+
+def test_stages_from_before_an_edit_are_not_taken():
+    """A rack moved onto another after the figures were computed: the report shows the clash
+    the edited design has (its own stages), not the stale figures' clean floor."""
+    design = small_pod()
+    stale = plant_free_figures(design)
+    first, second = sorted(design.racks.values(), key=lambda r: r.id)[:2]
+    design.move_racks({first.id: (second.x, second.y)})
+    given = analyze(design, RoutedLinks(design), plant_free=lambda: stale).to_json()
+    assert given == analyze(design, RoutedLinks(design)).to_json()
+    assert stale.stages is not None and not stale.stages.clashes
+    assert any(w["code"] == "RACK_OVERLAP" for w in given["warnings"])

@@ -92,11 +92,12 @@ def reference_cables(out, tables, graph, cable_rows, m, ordered, row_fab) -> Non
 def _compare_both(calls):
     real = plant_tally._cables
 
-    def both(out, tables, graph, cable_rows, m, ordered, row_fab, needed=None):
-        # ``needed`` (the routed metres, for the BOM's spare length) changes no count.
+    def both(out, tables, graph, cable_rows, m, ordered, row_fab, needed=None, shares=True):
+        # ``needed`` (the routed metres, for the BOM's spare length) and ``shares`` (the item
+        # numbers a kept count takes out again) change no count.
         expected = copy.deepcopy(out)
         reference_cables(expected, tables, graph, cable_rows, m, ordered, row_fab)
-        real(out, tables, graph, cable_rows, m, ordered, row_fab, needed)
+        real(out, tables, graph, cable_rows, m, ordered, row_fab, needed, shares)
         assert out.counts == expected.counts
         assert out.meta == expected.meta
         assert out.problem == expected.problem
@@ -214,9 +215,9 @@ def test_the_random_racks_reach_every_rule_of_the_cables(monkeypatch):
     seen: dict[str, int] = defaultdict(int)
     real = plant_tally._cables
 
-    def watch(out, tables, graph, cable_rows, m, ordered, row_fab, needed=None):
+    def watch(out, tables, graph, cable_rows, m, ordered, row_fab, needed=None, shares=True):
         before = set(out.problem)
-        real(out, tables, graph, cable_rows, m, ordered, row_fab, needed)
+        real(out, tables, graph, cable_rows, m, ordered, row_fab, needed, shares)
         for c in out.cable_of_comp:
             seen["straight" if graph.shape[c] == SHAPE_STRAIGHT else "splitter"] += 1
         for cage, (code, _why) in out.problem.items():
