@@ -261,7 +261,9 @@ class TrayGraph:
         if nearest is None:
             return self.attach(x, y, reach_m)
         self._nearest = nearest
-        return self._attached_at(pts_xy, nearest.seg)
+        # A copy: the plant re-attaches a moved rack's drops in place in the attachments' arrays,
+        # and the figures kept for the next tray edit must stay those of the points measured (#38)
+        return self._attached_at(pts_xy, nearest.seg.copy())
 
     def _attach(self, x: np.ndarray, y: np.ndarray, reach_m: float) -> Attachments:
         pts_xy = plan_points(x, y)
