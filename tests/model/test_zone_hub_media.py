@@ -14,6 +14,7 @@ from model.engine.move_undo import checkpoint, restore
 from model.engine.patch_points import zone_hubs
 from model.engine.routed_links import RoutedLinks
 from model.files.design_file import load_design
+from tests.model.test_structured_relay import EditorWorker
 
 
 def _generated(tmp_path, *args):
@@ -97,3 +98,16 @@ def test_a_deferred_move_that_changed_hubs_chooses_those_links_when_finished(tmp
     design.move_racks({"A03": (rack.x - 1.2, rack.y)})
     assert saved is not None and restore(live, saved)
     _assert_plant_is_fresh(design, live)
+
+
+def test_the_editors_report_after_a_hub_changing_edit_equals_a_fresh_one(tmp_path):
+    """The editor's analysis worker (snapshot per edit, Analyzer.advance) reports the media the
+    plant chose again: the channels' margins, optics and cost of a fresh analysis."""
+    design = _generated(tmp_path, "nvl72", "--racks", "2", "--fabrics", "all")
+    worker = EditorWorker(design)
+    try:
+        design.remove_racks(["D01"])
+        report = worker.advance()
+        assert report.to_json() == analyze(design, RoutedLinks(design)).to_json()
+    finally:
+        worker.close()
