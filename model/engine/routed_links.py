@@ -44,6 +44,7 @@ from model.engine.link_status import (  # re-exported: callers read the flags fr
 from model.engine.link_table import INPUT_COLUMNS, OUTPUT_COLUMNS
 from model.engine.media import PortClass
 from model.engine.media_choice import PlantMedia
+from model.engine.patch_points import zone_hubs
 from model.engine.port_tables import PlantPortTables
 from model.engine.rack_rows import rows_of_racks
 from model.engine.routing import PlantRouting
@@ -58,6 +59,17 @@ _MEDIUM, _OVERRIDE, _AS_BUILT = (
     attrgetter(n) for n in ("medium", "length_override_m", "as_built_m")
 )
 _COMPARED = ("routed_m", "length_m", "ordered_m", "medium_index")
+
+
+def _put(values: np.ndarray, at: np.ndarray, put: np.ndarray) -> np.ndarray:
+    """``values`` (a copy) with ``put`` written at ``at``."""
+    values[at] = put
+    return values
+
+
+def _hubs_if_zoned(design: Design) -> dict[str, str] | None:
+    """The racks' zone hubs when the design is cabled in zones (None otherwise)."""
+    return zone_hubs(design) if design.settings.cabling == "zones" else None
 
 
 class _Closable(Protocol):
@@ -91,6 +103,7 @@ class RoutedLinks(PlantRouting, PlantMedia, PlantPortTables):
         self.applied_edits = 0  # refreshes that applied edits (a move's checkpoint is of one)
         self.last_moves: frozenset[str] | None = None  # racks the last refresh only moved
         self.deferred_media = None
+        self._zone_hubs_seen: dict[str, str] | None = None  # the hubs the media last read
         self._full()
         self._subscription: _Closable = design.subscribe(self._pending.append)
         # Caches keyed by plant (tray fill) key on this: a snapshot carries the live plant's.
@@ -209,7 +222,13 @@ class RoutedLinks(PlantRouting, PlantMedia, PlantPortTables):
             refill = np.array(sorted(rows), dtype=np.int64)
             self._fill_inputs(refill, [self.link_ids[r] for r in refill])
         more = self._rows_of_racks(only_moved)  # read from the drops, so after the refill
-        if not rows and not len(more):
+        defer = defer_media and self.last_moves is not None and not rows and not new
+        # A deferred move's hubs are compared when its media are chosen (finish_media): the
+        # optimiser undoes most moves before (move_undo), and hubs cost ~14 ms at zoned XL.
+        rehubbed = np.zeros(0, dtype=np.int64) if defer else self._rows_of_new_hubs()
+        if len(rehubbed):
+            self.last_moves = None  # a move's checkpoint (move_undo) holds its racks' rows only
+        if not rows and not len(more) and not len(rehubbed):
             # Links only went: their components may have split. Relabel here (the editing
             # thread) so that readers such as the analysis worker never write the plant.
             self.label_components()
@@ -217,8 +236,19 @@ class RoutedLinks(PlantRouting, PlantMedia, PlantPortTables):
         # Sorted, not hashed: numpy 2's np.unique of ints hashes (~2 ms of each XL rack move
         # under cProfile for its ~5k rows; the same rows in the same order).
         rows_arr = unique_sorted(np.concatenate([np.array(rows, dtype=np.int64), more]))
-        defer = defer_media and self.last_moves is not None and not rows and not new
-        return changed | self._compute(rows_arr, defer=defer) | set(new)
+        return changed | self._compute(rows_arr, defer=defer, rechoose=rehubbed) | set(new)
+
+    def _rows_of_new_hubs(self) -> np.ndarray:
+        """Rows of the links of racks whose zone hub (:func:`zone_hubs`) changed since the last
+        refresh. A hub follows the rows and the network racks' centroid, so moving or removing
+        one rack can change other racks' hubs, hence their channels' patch points and media,
+        though nothing of those links moved (#43)."""
+        seen = self._zone_hubs_seen
+        hubs = self._zone_hubs_seen = _hubs_if_zoned(self.design)
+        if hubs is seen or hubs == seen or hubs is None:
+            return np.zeros(0, dtype=np.int64)
+        before = seen or {}
+        return self._rows_of_racks([r for r, hub in hubs.items() if before.get(r) != hub])
 
     def _rows_of_racks(self, rack_ids: list[str]) -> np.ndarray:
         """Rows of the links of these racks (:func:`model.engine.rack_rows.rows_of_racks`)."""
@@ -292,6 +322,8 @@ class RoutedLinks(PlantRouting, PlantMedia, PlantPortTables):
         # to walk; the loop below reads them only through C-level maps.
         records = design.links.values()
         self._fill_inputs(slice(0, n), self.link_ids, records, loaded_link_codes(design))
+        # What _rows_of_new_hubs compares with.
+        self._zone_hubs_seen = _hubs_if_zoned(design)
         self._compute(np.arange(n), diff=False)
 
     def _full_with_diff(self) -> set[str]:
@@ -492,19 +524,29 @@ class RoutedLinks(PlantRouting, PlantMedia, PlantPortTables):
 
     # ----------------------------------------------------------------------------- computing
 
-    def _compute(self, rows: np.ndarray, diff: bool = True, defer: bool = False) -> set[str]:
-        """Route ``rows``, choose media per cage for their components; ids whose results changed
-        (``defer``: media left to :meth:`finish_media`, which gives the ids)."""
+    def _compute(
+        self,
+        rows: np.ndarray,
+        diff: bool = True,
+        defer: bool = False,
+        rechoose: np.ndarray | None = None,
+    ) -> set[str]:
+        """Route ``rows``, choose media per cage for their components and those of
+        ``rechoose`` (rows whose route stands); ids whose results changed (``defer``: media
+        left to :meth:`finish_media`, which gives the ids)."""
+        routed = rows
+        if rechoose is not None and len(rechoose):
+            rows = unique_sorted(np.concatenate([rows, rechoose]))
         if not len(rows):
             return set()
-        routed = rows
         # Whole components; the index of rows by component (component_of) stays: labels change
         # only when _component_rows relabels, which drops it (a rack move relabels nothing, and
         # re-sorting 393k labels after every edit was ~7 ms of each per-link reason).
         rows = self._component_rows(rows)
         if diff:
             before = tuple(getattr(self, name)[rows].copy() for name in _COMPARED)
-        self._route(routed)
+        if len(routed):
+            self._route(routed)
         if not diff:
             self._choose(rows)
             return set()
@@ -518,6 +560,16 @@ class RoutedLinks(PlantRouting, PlantMedia, PlantPortTables):
         if deferred is None:
             return set()
         rows, before = deferred
+        rehubbed = self._rows_of_new_hubs()
+        if len(rehubbed):
+            self.last_moves = None  # as in refresh: the move's checkpoint no longer covers it
+            grown = unique_sorted(np.concatenate([rows, self._component_rows(rehubbed)]))
+            at = np.searchsorted(grown, rows)
+            # The rows added hold their values of before the move: nothing of theirs was routed.
+            before = tuple(
+                _put(getattr(self, n)[grown], at, v) for n, v in zip(_COMPARED, before, strict=True)
+            )
+            rows = grown
         self._choose(rows)
         after = tuple(getattr(self, name)[rows] for name in _COMPARED)
         return self._ids(rows[~same_rows(before, after)])
