@@ -87,7 +87,6 @@ class TrayGraph:
         return twin
 
     # ----------------------------------------------------------------------------- building
-
     def _build_segments(self) -> None:
         seg_tray, ax, ay, bx, by, s0 = [], [], [], [], [], []
         self.tray_cum: list[np.ndarray] = []  # cumulative length at each polyline vertex
@@ -261,8 +260,7 @@ class TrayGraph:
         if nearest is None:
             return self.attach(x, y, reach_m)
         self._nearest = nearest
-        # A copy: the plant re-attaches a moved rack's drops in place in the attachments' arrays,
-        # and the figures kept for the next tray edit must stay those of the points measured (#38)
+        # A copy: a rack move re-attaches drops in place; the kept figures stay as measured (#38)
         return self._attached_at(pts_xy, nearest.seg.copy())
 
     def _attach(self, x: np.ndarray, y: np.ndarray, reach_m: float) -> Attachments:
