@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from model.engine.tray_search import Preds
+from model.engine.tray_sweeps import sweep_until_settled
 
 MAX_DENSE_NODES = 4000  # the kept-edge table is n x n booleans (16 MB at this size)
 _BLOCK_SOURCES = 64  # sources whose predecessors are worked out together (RowCarry._preds)
@@ -138,35 +139,9 @@ class RowCarry:
             if counts[u]
         ]
         backwards = ways_in[::-1]
-        # A clock over the node visits: when each node last fell and was last looked at (every
-        # node counts as fallen before the first sweep, so that sweep looks at all of them).
-        fell_at, looked_at = [0] * n, [-1] * n
-        clock = 0
-        for sweep in range(2 * n + 2):  # each sweep that lowers a value settles one more node
-            fell = False
-            for u, nbrs, w, names, weights in backwards if sweep % 2 else ways_in:
-                seen = looked_at[u]
-                # Only the neighbours that fell since this node last looked can lower it (it
-                # took the others' values then): none, skip it; one (half the looks at XL), a
-                # row and a number, no minimum down a gathered block (36 -> 31 ms at XL).
-                fallen = [k for k, v in enumerate(names) if fell_at[v] > seen]
-                if not fallen:
-                    continue
-                clock += 1
-                looked_at[u] = clock
-                if len(fallen) == 1:
-                    best = padded[names[fallen[0]]] + weights[fallen[0]]
-                elif len(fallen) == len(names):
-                    best = (padded[nbrs] + w).min(axis=0)
-                else:
-                    best = (padded[nbrs[fallen]] + w[fallen]).min(axis=0)
-                row = padded[u]
-                if (best < row).any():
-                    np.minimum(best, row, out=row)
-                    fell_at[u] = clock
-                    fell = True
-            if not fell:
-                break
+        # Padded rows: a node's whole padded block may be gathered (its spare slots read the
+        # unreached row n); sweeping forwards and backwards in node order.
+        sweep_until_settled(padded, [ways_in, backwards], 2 * n + 2)
         dist[:] = padded[:n]
 
     def _preds(self, dist: np.ndarray, sources: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

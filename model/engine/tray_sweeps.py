@@ -78,33 +78,7 @@ def _relaxed(adjacency: Adjacency, sources: list[int], node_xy: np.ndarray) -> n
         [ways_in[u] for u in order if ways_in[u][3]]
         for order in (rising, rising[::-1], crossing, crossing[::-1])
     ]
-    # When each node last fell and was last looked at, on a clock of looks: every node counts
-    # as fallen before the first sweep, so that sweep looks at all of them. A sweep in which
-    # nothing fell saw every node take its neighbours' last values: every edge holds.
-    fell_at, looked_at = [0] * n, [-1] * n
-    clock = 0
-    for sweep in range(4 * n + 4):  # each sweep that lowers a value settles one more node
-        fell = False
-        for u, nbrs, w, names, weights in sweeps[sweep % 4]:
-            seen = looked_at[u]
-            fallen = [k for k, v in enumerate(names) if fell_at[v] > seen]
-            if not fallen:
-                continue
-            clock += 1
-            looked_at[u] = clock
-            if len(fallen) == 1:
-                best = dist[names[fallen[0]]] + weights[fallen[0]]
-            elif len(fallen) == len(names):
-                best = (dist[nbrs] + w).min(axis=0)
-            else:
-                best = (dist[nbrs[fallen]] + w[fallen]).min(axis=0)
-            row = dist[u]
-            if (best < row).any():
-                np.minimum(best, row, out=row)
-                fell_at[u] = clock
-                fell = True
-        if not fell:
-            break
+    sweep_until_settled(dist, sweeps, 4 * n + 4)
     return dist
 
 
@@ -148,3 +122,40 @@ class _Edges:
         exact = ~((reached & ((count != 1) | (nearest >= dist))).any(axis=0))
         pred[sources, cols] = -1
         return pred, exact
+
+
+def sweep_until_settled(dist: np.ndarray, orders: list[list[tuple]], limit: int) -> None:
+    """Lower ``dist`` (one row per node, one column per source) in place by sweeps over the nodes
+    in ``orders`` taken in turn, until a sweep lowers nothing or ``limit`` sweeps ran (each sweep
+    that lowers a value settles one more node). Each entry of an order is a node's ways in:
+    (node, its neighbours' rows as an array, their weights as a column, the same two as lists).
+
+    After the first sweep a node is looked at again only when one of its neighbours fell since
+    it last looked (it took the others' values then): none, skip it; one (half the looks at XL),
+    a row and a number, no minimum down a gathered block. When each node last fell and was last
+    looked at is kept on a clock of looks; every node counts as fallen before the first sweep, so
+    that sweep looks at all of them. A sweep in which nothing fell saw every edge hold."""
+    fell_at, looked_at = [0] * len(dist), [-1] * len(dist)
+    clock = 0
+    for sweep in range(limit):
+        fell = False
+        for u, nbrs, w, names, weights in orders[sweep % len(orders)]:
+            seen = looked_at[u]
+            fallen = [k for k, v in enumerate(names) if fell_at[v] > seen]
+            if not fallen:
+                continue
+            clock += 1
+            looked_at[u] = clock
+            if len(fallen) == 1:
+                best = dist[names[fallen[0]]] + weights[fallen[0]]
+            elif len(fallen) == len(names):
+                best = (dist[nbrs] + w).min(axis=0)
+            else:
+                best = (dist[nbrs[fallen]] + w[fallen]).min(axis=0)
+            row = dist[u]
+            if (best < row).any():
+                np.minimum(best, row, out=row)
+                fell_at[u] = clock
+                fell = True
+        if not fell:
+            return

@@ -110,9 +110,9 @@ def test_tray_removed_and_added_back(hall):
     _assert_same_plant(live, RoutedLinks(design))
 
 
-def test_a_drag_with_slack_settings_and_typed_or_measured_lengths_equals_a_fresh_routing():
-    # Slack per end and per cent, lengths typed and measured among the rows whose tray piece
-    # alone changes (their drops stay attached as they were): every figure a fresh routing's.
+def _slack_hall_with_typed_lengths():
+    """(design, link ids, live plant, typed-or-measured mask): a 1,024-server hall with slack per
+    end and per cent, every 40th link's length typed and every 40th from the 17th measured."""
     design = synthetic_hall(1024)
     design.set_settings(
         msgspec.structs.replace(design.settings, slack_per_end_m=0.35, slack_pct=7.5)
@@ -123,7 +123,13 @@ def test_a_drag_with_slack_settings_and_typed_or_measured_lengths_equals_a_fresh
         + [msgspec.structs.replace(design.links[i], as_built_m=9.25) for i in ids[17::40]]
     )
     live = RoutedLinks(design)
-    typed = ~np.isnan(live._override) | ~np.isnan(live._as_built)
+    return design, ids, live, ~np.isnan(live._override) | ~np.isnan(live._as_built)
+
+
+def test_a_drag_with_slack_settings_and_typed_or_measured_lengths_equals_a_fresh_routing():
+    # Slack per end and per cent, lengths typed and measured among the rows whose tray piece
+    # alone changes (their drops stay attached as they were): every figure a fresh routing's.
+    design, ids, live, typed = _slack_hall_with_typed_lengths()
     rng = random.Random(21)
     tray_only = np.zeros(len(ids), dtype=bool)  # rows whose tray piece alone changed
     for _ in range(5):
@@ -269,17 +275,7 @@ def test_rows_whose_hops_and_tray_piece_alone_change_are_summed_as_a_fresh_routi
     hops and tray piece alone (model.engine.retray_lengths), some with a hop that changed
     (a tray tilted under its racks' drops), some with a typed or measured length, under slack
     settings: every figure is a fresh routing's, bit for bit."""
-    design = synthetic_hall(1024)
-    design.set_settings(
-        msgspec.structs.replace(design.settings, slack_per_end_m=0.35, slack_pct=7.5)
-    )
-    ids = list(design.links)
-    design.update_links(
-        [msgspec.structs.replace(design.links[i], length_override_m=12.5) for i in ids[::40]]
-        + [msgspec.structs.replace(design.links[i], as_built_m=9.25) for i in ids[17::40]]
-    )
-    live = RoutedLinks(design)
-    typed = ~np.isnan(live._override) | ~np.isnan(live._as_built)
+    design, ids, live, typed = _slack_hall_with_typed_lengths()
     quick: list[np.ndarray] = []
     original = retray_lengths._tray_piece
 
