@@ -163,17 +163,41 @@ def patch_reach_m(design, rack_index: dict[str, int]) -> np.ndarray | None:
     for their panels); 0 for the others. None when the design has no patch rack. What the
     media choice adds to a channel's cords and trunks at such a rack: the layout's way is at
     most this (it takes the nearest patch rack with a free port)."""
+    reach = _patch_reach_by_rack(design)
+    if reach is None:
+        return None
+    out = np.zeros(max(rack_index.values(), default=-1) + 1)
+    for rack_id, way_m in reach.items():
+        if rack_id in rack_index:
+            out[rack_index[rack_id]] = way_m
+    return out
+
+
+def _patch_reach_by_rack(design) -> dict[str, float] | None:
+    """:func:`patch_reach_m` by rack id, the network racks with patch racks in their run only."""
     overflow = overflow_racks(design)
     if not overflow:
         return None
-    out = np.zeros(max(rack_index.values(), default=-1) + 1)
     racks = design.racks
+    out = {}
     for rack_id in network_racks(design):
         patch = overflow.get(rack_id)
-        if patch and rack_id in rack_index:
+        if patch:
             rack = racks[rack_id]
-            out[rack_index[rack_id]] = max(patch_way_m(rack, racks[p]) for p in patch)
+            out[rack_id] = max(patch_way_m(rack, racks[p]) for p in patch)
     return out
+
+
+def media_inputs_by_rack(design) -> dict[str, tuple]:
+    """Per rack, what the media choice reads for its links besides their own routes: its zone
+    hub (zones) and its and its hub's :func:`patch_reach_m`. A rack edit can change these for
+    racks it does not touch (a hub follows the rows and the network racks' centroid; a patch
+    rack moved or removed changes its run's reach), so the plant compares them after each rack
+    edit and chooses those racks' links again (#43). Empty when nothing of these applies."""
+    reach = _patch_reach_by_rack(design) or {}
+    if design.settings.cabling == "zones":
+        return {r: (h, reach.get(r, 0.0), reach.get(h, 0.0)) for r, h in zone_hubs(design).items()}
+    return {r: (None, way_m, 0.0) for r, way_m in reach.items()}
 
 
 def _hub_rows(design, rack_index: dict[str, int]) -> np.ndarray:

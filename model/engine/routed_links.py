@@ -44,7 +44,7 @@ from model.engine.link_status import (  # re-exported: callers read the flags fr
 from model.engine.link_table import INPUT_COLUMNS, OUTPUT_COLUMNS
 from model.engine.media import PortClass
 from model.engine.media_choice import PlantMedia
-from model.engine.patch_points import zone_hubs
+from model.engine.patch_points import media_inputs_by_rack
 from model.engine.port_tables import PlantPortTables
 from model.engine.rack_rows import rows_of_racks
 from model.engine.routing import PlantRouting
@@ -65,11 +65,6 @@ def _put(values: np.ndarray, at: np.ndarray, put: np.ndarray) -> np.ndarray:
     """``values`` (a copy) with ``put`` written at ``at``."""
     values[at] = put
     return values
-
-
-def _hubs_if_zoned(design: Design) -> dict[str, str] | None:
-    """The racks' zone hubs when the design is cabled in zones (None otherwise)."""
-    return zone_hubs(design) if design.settings.cabling == "zones" else None
 
 
 class _Closable(Protocol):
@@ -103,7 +98,7 @@ class RoutedLinks(PlantRouting, PlantMedia, PlantPortTables):
         self.applied_edits = 0  # refreshes that applied edits (a move's checkpoint is of one)
         self.last_moves: frozenset[str] | None = None  # racks the last refresh only moved
         self.deferred_media = None
-        self._zone_hubs_seen: dict[str, str] | None = None  # the hubs the media last read
+        self._media_inputs_seen: dict[str, tuple] = {}  # hubs, patch reach the media last read
         self._full()
         self._subscription: _Closable = design.subscribe(self._pending.append)
         # Caches keyed by plant (tray fill) key on this: a snapshot carries the live plant's.
@@ -225,7 +220,7 @@ class RoutedLinks(PlantRouting, PlantMedia, PlantPortTables):
         defer = defer_media and self.last_moves is not None and not rows and not new
         # A deferred move's hubs are compared when its media are chosen (finish_media): the
         # optimiser undoes most moves before (move_undo), and hubs cost ~14 ms at zoned XL.
-        rehubbed = np.zeros(0, dtype=np.int64) if defer else self._rows_of_new_hubs()
+        rehubbed = np.zeros(0, dtype=np.int64) if defer else self._rows_of_new_media_inputs()
         if len(rehubbed):
             self.last_moves = None  # a move's checkpoint (move_undo) holds its racks' rows only
         if not rows and not len(more) and not len(rehubbed):
@@ -238,17 +233,18 @@ class RoutedLinks(PlantRouting, PlantMedia, PlantPortTables):
         rows_arr = unique_sorted(np.concatenate([np.array(rows, dtype=np.int64), more]))
         return changed | self._compute(rows_arr, defer=defer, rechoose=rehubbed) | set(new)
 
-    def _rows_of_new_hubs(self) -> np.ndarray:
-        """Rows of the links of racks whose zone hub (:func:`zone_hubs`) changed since the last
-        refresh. A hub follows the rows and the network racks' centroid, so moving or removing
-        one rack can change other racks' hubs, hence their channels' patch points and media,
-        though nothing of those links moved (#43)."""
-        seen = self._zone_hubs_seen
-        hubs = self._zone_hubs_seen = _hubs_if_zoned(self.design)
-        if hubs is seen or hubs == seen or hubs is None:
+    def _rows_of_new_media_inputs(self) -> np.ndarray:
+        """Rows of the links of racks whose zone hub or patch reach (:func:`media_inputs_by_rack`)
+        changed since the last refresh. A hub follows the rows and the network racks' centroid,
+        a reach the patch racks of a run, so moving or removing one rack can change other racks'
+        channels, hence media, though nothing of those links moved (#43)."""
+        seen = self._media_inputs_seen
+        now = self._media_inputs_seen = media_inputs_by_rack(self.design)
+        if now == seen:
             return np.zeros(0, dtype=np.int64)
-        before = seen or {}
-        return self._rows_of_racks([r for r, hub in hubs.items() if before.get(r) != hub])
+        racks = self.design.racks  # a removed rack's links went with it
+        changed = [r for r in now.keys() | seen.keys() if r in racks and seen.get(r) != now.get(r)]
+        return self._rows_of_racks(sorted(changed))
 
     def _rows_of_racks(self, rack_ids: list[str]) -> np.ndarray:
         """Rows of the links of these racks (:func:`model.engine.rack_rows.rows_of_racks`)."""
@@ -322,8 +318,8 @@ class RoutedLinks(PlantRouting, PlantMedia, PlantPortTables):
         # to walk; the loop below reads them only through C-level maps.
         records = design.links.values()
         self._fill_inputs(slice(0, n), self.link_ids, records, loaded_link_codes(design))
-        # What _rows_of_new_hubs compares with.
-        self._zone_hubs_seen = _hubs_if_zoned(design)
+        # What _rows_of_new_media_inputs compares with.
+        self._media_inputs_seen = media_inputs_by_rack(design)
         self._compute(np.arange(n), diff=False)
 
     def _full_with_diff(self) -> set[str]:
@@ -560,7 +556,7 @@ class RoutedLinks(PlantRouting, PlantMedia, PlantPortTables):
         if deferred is None:
             return set()
         rows, before = deferred
-        rehubbed = self._rows_of_new_hubs()
+        rehubbed = self._rows_of_new_media_inputs()
         if len(rehubbed):
             self.last_moves = None  # as in refresh: the move's checkpoint no longer covers it
             grown = unique_sorted(np.concatenate([rows, self._component_rows(rehubbed)]))

@@ -64,7 +64,7 @@ _PLANT_ROW_TABLES = ("index", "link_ids")  # change only when rows are added, dr
 # kind and checks). Set anew on the snapshot:
 _PLANT_REPLACED = ("design", "_pending", "_subscription", "plant_identity")
 # Shared with the live plant: a refresh replaces it, never changes it in place (module docstring).
-_PLANT_SHARED = ("_graph", "_zone_hubs_seen")  # the hubs dict too (zone_hubs: never changed)
+_PLANT_SHARED = ("_graph", "_media_inputs_seen")  # that dict too (replaced, never changed)
 # Copied (containers one level, arrays into free buffers); ``index`` only once it was built.
 _PLANT_COPIED = (
     *INPUT_COLUMNS,
