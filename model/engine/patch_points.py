@@ -173,14 +173,38 @@ def patch_reach_m(design, rack_index: dict[str, int]) -> np.ndarray | None:
     return out
 
 
+# Per design, as _HUBS: (network racks, rack records, reach by rack, media inputs by style). A
+# refresh asks thrice (channel pieces, and the plant's media inputs: ~5.7 ms at zoned XL).
+_REACH: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _reach_cache(design) -> list:
+    network = network_racks(design)
+    records = list(design.racks.values())
+    cached = _REACH.get(design)
+    if (
+        cached is not None
+        and cached[0] is network
+        and len(cached[1]) == len(records)
+        and all(map(operator.is_, cached[1], records))
+    ):
+        return cached
+    cached = _REACH[design] = [network, records, _reach_by_rack(design, network), {}]
+    return cached
+
+
 def _patch_reach_by_rack(design) -> dict[str, float] | None:
     """:func:`patch_reach_m` by rack id, the network racks with patch racks in their run only."""
+    return _reach_cache(design)[2]
+
+
+def _reach_by_rack(design, network: frozenset[str]) -> dict[str, float] | None:
     overflow = overflow_racks(design)
     if not overflow:
         return None
     racks = design.racks
     out = {}
-    for rack_id in network_racks(design):
+    for rack_id in network:
         patch = overflow.get(rack_id)
         if patch:
             rack = racks[rack_id]
@@ -193,11 +217,20 @@ def media_inputs_by_rack(design) -> dict[str, tuple]:
     hub (zones) and its and its hub's :func:`patch_reach_m`. A rack edit can change these for
     racks it does not touch (a hub follows the rows and the network racks' centroid; a patch
     rack moved or removed changes its run's reach), so the plant compares them after each rack
-    edit and chooses those racks' links again (#43). Empty when nothing of these applies."""
-    reach = _patch_reach_by_rack(design) or {}
-    if design.settings.cabling == "zones":
-        return {r: (h, reach.get(r, 0.0), reach.get(h, 0.0)) for r, h in zone_hubs(design).items()}
-    return {r: (None, way_m, 0.0) for r, way_m in reach.items()}
+    edit and chooses those racks' links again (#43). Empty when nothing of these applies. The
+    dict is shared with later callers while the racks stand: not to be changed."""
+    cached = _reach_cache(design)
+    style = design.settings.cabling
+    if style in cached[3]:
+        return cached[3][style]
+    reach = cached[2] or {}
+    out: dict[str, tuple]
+    if style == "zones":
+        out = {r: (h, reach.get(r, 0.0), reach.get(h, 0.0)) for r, h in zone_hubs(design).items()}
+    else:
+        out = {r: (None, way_m, 0.0) for r, way_m in reach.items()}
+    cached[3][style] = out
+    return out
 
 
 def _hub_rows(design, rack_index: dict[str, int]) -> np.ndarray:

@@ -240,7 +240,7 @@ class RoutedLinks(PlantRouting, PlantMedia, PlantPortTables):
         channels, hence media, though nothing of those links moved (#43)."""
         seen = self._media_inputs_seen
         now = self._media_inputs_seen = media_inputs_by_rack(self.design)
-        if now == seen:
+        if now is seen or now == seen:
             return np.zeros(0, dtype=np.int64)
         racks = self.design.racks  # a removed rack's links went with it
         changed = [r for r in now.keys() | seen.keys() if r in racks and seen.get(r) != now.get(r)]
