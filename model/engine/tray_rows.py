@@ -27,7 +27,12 @@ from __future__ import annotations
 import numpy as np
 
 from model.engine.tray_search import Preds
-from model.engine.tray_sweeps import sweep_until_settled
+from model.engine.tray_sweeps import (
+    Places,
+    sweep_until_settled,
+    tight_predecessors,
+    ways_in_places,
+)
 
 MAX_DENSE_NODES = 4000  # the kept-edge table is n x n booleans (16 MB at this size)
 _BLOCK_SOURCES = 64  # sources whose predecessors are worked out together (RowCarry._preds)
@@ -79,6 +84,7 @@ class RowCarry:
         order = np.argsort(eu, kind="stable")  # edges grouped by the node they lead to
         self.ev, self.eu, self.ew = ev[order], eu[order], ew[order]
         self._answers: dict[int, tuple[np.ndarray, Preds]] | None = None
+        self._ways_in: Places | None = None  # the edges place by place, once asked for
 
     def row(self, node: int) -> tuple[np.ndarray, Preds] | None:
         """(distance row, predecessors) of source ``node`` of the new graph, as a fresh search
@@ -164,46 +170,9 @@ class RowCarry:
 
     def _block_preds(self, dist: np.ndarray, sources: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`_preds` of one block of sources (``dist``: nodes by those sources)."""
-        ev, eu = self.ev, self.eu
-        cols = np.arange(dist.shape[1])
-        d_v = dist[ev]
-        # Tight edges into unreached nodes (inf == inf) are left in: those nodes are masked
-        # below, cheaper over the nodes than an isfinite over the edges (XL: 2,144 x 529).
-        tight = np.add(d_v, self.ew[:, None]) == dist[eu]
-        key = np.where(tight, d_v, np.inf)
-        # A node's ways in taken place by place (the k-th way into each node at once: distinct
-        # nodes, whole rows of sources), in edge order: np.minimum.reduceat and np.add.reduceat
-        # down the edges were 12 of the 26 ms at XL, and the scatter of np.nonzero's pairs 4.
-        places = self._places()
-        nearest = np.full(dist.shape, np.inf)
-        for edges, nodes in places:
-            nearest[nodes] = np.minimum(nearest[nodes], key[edges])
-        first = tight & (key == nearest[eu])
-        # ways in per node, fewer than the nodes: uint16 holds them (a quarter of int64's bytes)
-        kind = np.uint16 if len(dist) <= np.iinfo(np.uint16).max else np.int64
-        count = np.zeros(dist.shape, dtype=kind)
-        pred = np.full(dist.shape, -1, dtype=np.int64)
-        for edges, nodes in places:  # the last first-settled way in, as a scatter in edge order
-            firsts = first[edges]
-            count[nodes] += firsts
-            pred[nodes] = np.where(firsts, ev[edges][:, None], pred[nodes])
-        reached = np.isfinite(dist)
-        pred[~reached] = -1
-        reached[sources, cols] = False
-        exact = ~((reached & ((count != 1) | (nearest >= dist))).any(axis=0))
-        pred[sources, cols] = -1
-        return pred, exact
-
-    def _places(self) -> list[tuple[np.ndarray, np.ndarray]]:
-        """The edges by their place among the ways into their node (edges are grouped by the
-        node they lead to, in edge order): per place, (edge numbers, the distinct nodes they
-        lead to)."""
-        eu = self.eu
-        starts = np.flatnonzero(np.concatenate([[True], eu[1:] != eu[:-1]])) if len(eu) else eu
-        sizes = np.diff(np.append(starts, len(eu)))
-        place = np.arange(len(eu)) - np.repeat(starts, sizes)
-        groups = [np.flatnonzero(place == k) for k in range(int(sizes.max(initial=0)))]
-        return [(edges, eu[edges]) for edges in groups]
+        if self._ways_in is None:
+            self._ways_in = ways_in_places(self.eu)
+        return tight_predecessors(dist, sources, self.eu, self.ev, self.ew, self._ways_in)
 
 
 def all_pairs_rows(graph: dict[int, dict[int, dict]], n: int) -> dict[int, np.ndarray]:
