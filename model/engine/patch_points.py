@@ -46,29 +46,47 @@ def network_racks(design) -> frozenset[str]:
     return got
 
 
-# Per design: (its network racks, its rack records, their hubs). A refresh of the plant asks
-# twice (the media choice's patch points and channel pieces: 2 x ~14 ms of the GUI thread after
-# a rack move at zoned XL). The records are kept and compared by identity (edits replace a
-# rack's record, never change it), so a moved, renamed, added or removed rack misses.
-_HUBS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+class _RackFigures:
+    """What this module derives from a design's racks, kept while they stand: its network racks
+    and rack records (compared by identity: edits replace a rack's record, never change it, so
+    a moved, renamed, added or removed rack misses), and, each made when first asked for, the
+    zone hubs, the patch reach by rack and the media inputs by cabling style. Why: a plant
+    refresh asks for the hubs twice and the reach thrice (the media choice's patch points,
+    channel pieces, the plant's media inputs: ~14 ms each of the GUI thread at zoned XL)."""
+
+    def __init__(self, network: frozenset[str], records: list) -> None:
+        self.network, self.records = network, records
+        self.hubs: dict[str, str] | None = None
+        self.reach: dict[str, float] | None = None
+        self.reach_known = False  # None is an answer too: no patch rack
+        self.media_inputs: dict[str, dict[str, tuple]] = {}
+
+    def stand(self, network: frozenset[str], records: list) -> bool:
+        return (
+            self.network is network
+            and len(self.records) == len(records)
+            and all(map(operator.is_, self.records, records))
+        )
+
+
+_FIGURES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _figures(design) -> _RackFigures:
+    network, records = network_racks(design), list(design.racks.values())
+    kept = _FIGURES.get(design)
+    if kept is None or not kept.stand(network, records):
+        kept = _FIGURES[design] = _RackFigures(network, records)
+    return kept
 
 
 def zone_hubs(design) -> dict[str, str]:
     """Per rack: the rack of its zone's distribution point (see the module docstring). The
     dict is shared with later callers while the racks stand: not to be changed."""
-    network = network_racks(design)
-    records = list(design.racks.values())
-    cached = _HUBS.get(design)
-    if (
-        cached is not None
-        and cached[0] is network
-        and len(cached[1]) == len(records)
-        and all(map(operator.is_, cached[1], records))
-    ):
-        return cached[2]
-    hubs = _zone_hubs(design, network)
-    _HUBS[design] = (network, records, hubs)
-    return hubs
+    kept = _figures(design)
+    if kept.hubs is None:
+        kept.hubs = _zone_hubs(design, kept.network)
+    return kept.hubs
 
 
 def _zone_hubs(design, network: frozenset[str]) -> dict[str, str]:
@@ -173,29 +191,12 @@ def patch_reach_m(design, rack_index: dict[str, int]) -> np.ndarray | None:
     return out
 
 
-# Per design, as _HUBS: (network racks, rack records, reach by rack, media inputs by style). A
-# refresh asks thrice (channel pieces, and the plant's media inputs: ~5.7 ms at zoned XL).
-_REACH: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _reach_cache(design) -> list:
-    network = network_racks(design)
-    records = list(design.racks.values())
-    cached = _REACH.get(design)
-    if (
-        cached is not None
-        and cached[0] is network
-        and len(cached[1]) == len(records)
-        and all(map(operator.is_, cached[1], records))
-    ):
-        return cached
-    cached = _REACH[design] = [network, records, _reach_by_rack(design, network), {}]
-    return cached
-
-
 def _patch_reach_by_rack(design) -> dict[str, float] | None:
     """:func:`patch_reach_m` by rack id, the network racks with patch racks in their run only."""
-    return _reach_cache(design)[2]
+    kept = _figures(design)
+    if not kept.reach_known:
+        kept.reach, kept.reach_known = _reach_by_rack(design, kept.network), True
+    return kept.reach
 
 
 def _reach_by_rack(design, network: frozenset[str]) -> dict[str, float] | None:
@@ -219,17 +220,17 @@ def media_inputs_by_rack(design) -> dict[str, tuple]:
     rack moved or removed changes its run's reach), so the plant compares them after each rack
     edit and chooses those racks' links again (#43). Empty when nothing of these applies. The
     dict is shared with later callers while the racks stand: not to be changed."""
-    cached = _reach_cache(design)
+    kept = _figures(design)
     style = design.settings.cabling
-    if style in cached[3]:
-        return cached[3][style]
-    reach = cached[2] or {}
+    if style in kept.media_inputs:
+        return kept.media_inputs[style]
+    reach = _patch_reach_by_rack(design) or {}
     out: dict[str, tuple]
     if style == "zones":
         out = {r: (h, reach.get(r, 0.0), reach.get(h, 0.0)) for r, h in zone_hubs(design).items()}
     else:
         out = {r: (None, way_m, 0.0) for r, way_m in reach.items()}
-    cached[3][style] = out
+    kept.media_inputs[style] = out
     return out
 
 
