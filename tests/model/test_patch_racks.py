@@ -19,19 +19,25 @@ from tests.model.test_structured_panels import zone_hall
 PATCH = "rack-patch-48u-600x1200"
 
 
+def fill_free_u_with_enclosures(design, rack_id: str) -> None:
+    """Every free U of rack ``rack_id`` taken by an LC enclosure, its panels removed first: its
+    MPO panels then have no room and overflow to a patch rack of its run (or stay virtual)."""
+    for panel in list(panels_in_rack(design, rack_id)):
+        remove_panels(design, [panel.id])
+    taken = set()
+    for d in design.devices_in_rack(rack_id):
+        taken.update(range(d.u, d.u + design.device_type(d).u_height))
+    for u in range(design.racks[rack_id].height_u, 0, -1):
+        if u not in taken:
+            place_panel(design, rack_id, "enclosure-1u-4", u=u)
+
+
 def _full_leaf_rack():
     """zone_hall's cross-connected hall whose leaf rack B01 has every free U taken by LC
     enclosures: its MPO panel has no room (a virtual panel, PANELS_NOT_PLACED)."""
     design = zone_hall("sr4-400g")
     set_cabling(design, "cross-connect")
-    for panel in list(panels_in_rack(design, "b1")):
-        remove_panels(design, [panel.id])
-    taken = set()
-    for d in design.devices_in_rack("b1"):
-        taken.update(range(d.u, d.u + design.device_type(d).u_height))
-    for u in range(design.racks["b1"].height_u, 0, -1):
-        if u not in taken:
-            place_panel(design, "b1", "enclosure-1u-4", u=u)
+    fill_free_u_with_enclosures(design, "b1")
     place_panels(design)
     return design
 

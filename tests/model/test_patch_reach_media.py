@@ -10,12 +10,12 @@ import pytest
 
 from model.design.design import DesignError
 from model.design.entities import Tray
-from model.design.structured_edit import panels_in_rack, place_panel, remove_panels
 from model.engine.patch_points import patch_reach_m
 from model.engine.routed_links import RoutedLinks
 from model.generators.generate import apply_cabling, generate
 from model.structured.layout import place_panels, set_cabling
 from tests.builders import device, empty_hall, link, rack
+from tests.model.test_patch_racks import fill_free_u_with_enclosures
 from tests.model.test_zone_hub_media import _assert_plant_is_fresh
 
 PATCH = "rack-patch-48u-600x1200"
@@ -90,14 +90,7 @@ def _leaf_beside_patch_racks(style: str, patch_count: int):
         ends = (f"s{k}", f"nic{nic}"), ("leaf1", f"p{port}")
         link(design, f"l-{k}{nic}", *ends, medium="auto")
     set_cabling(design, style)
-    for panel in list(panels_in_rack(design, "b1")):
-        remove_panels(design, [panel.id])
-    taken = set()
-    for d in design.devices_in_rack("b1"):
-        taken.update(range(d.u, d.u + design.device_type(d).u_height))
-    for u in range(design.racks["b1"].height_u, 0, -1):
-        if u not in taken:
-            place_panel(design, "b1", "enclosure-1u-4", u=u)
+    fill_free_u_with_enclosures(design, "b1")
     for k in range(patch_count):
         rack(
             design, f"bp{k}", round(16.0 + 0.6 * (k + 1), 6), 6.0, name=f"B-P{k + 1}", type_id=PATCH

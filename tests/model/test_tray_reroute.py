@@ -143,14 +143,9 @@ def test_a_drag_with_slack_settings_and_typed_or_measured_lengths_equals_a_fresh
     assert (tray_only & typed).any()  # the typed and measured lengths were among them
 
 
-def test_tray_edits_name_routes_from_the_names_before_unless_rows_leave_the_trays(monkeypatch):
-    """A tray edit moves no drop point: when it takes no row on or off the trays, the routes
-    are named from the names before it (no pass over every row; spans found again), else
-    afresh over every row; either way as a fresh plant names them. A tray moved out of reach
-    and back takes rows off and on the trays; the drag after it restores again."""
-    design = synthetic_hall(512)
-    live = RoutedLinks(design)
-    live.route_keys()  # named at once, as the editor's worker does
+def _count_namings(live, monkeypatch) -> list[int]:
+    """The number of rows each later naming of ``live``'s routes names, as a list filled in
+    as they happen (the tests clear it between edits)."""
     named: list[int] = []
     original = live._name_routes
 
@@ -159,6 +154,18 @@ def test_tray_edits_name_routes_from_the_names_before_unless_rows_leave_the_tray
         original(rows)
 
     monkeypatch.setattr(live, "_name_routes", counted)
+    return named
+
+
+def test_tray_edits_name_routes_from_the_names_before_unless_rows_leave_the_trays(monkeypatch):
+    """A tray edit moves no drop point: when it takes no row on or off the trays, the routes
+    are named from the names before it (no pass over every row; spans found again), else
+    afresh over every row; either way as a fresh plant names them. A tray moved out of reach
+    and back takes rows off and on the trays; the drag after it restores again."""
+    design = synthetic_hall(512)
+    live = RoutedLinks(design)
+    live.route_keys()  # named at once, as the editor's worker does
+    named = _count_namings(live, monkeypatch)
     rng = random.Random(8)
     away = max(design.trays, key=lambda t: len(design.trays[t].points))
     restored = []
@@ -225,14 +232,7 @@ def test_names_named_piecemeal_are_renumbered_for_the_tray_edit_after(monkeypatc
     design = synthetic_hall(256)
     live = RoutedLinks(design)
     live.route_keys()
-    named: list[int] = []
-    original = live._name_routes
-
-    def counted(rows):
-        named.append(len(rows))
-        original(rows)
-
-    monkeypatch.setattr(live, "_name_routes", counted)
+    named = _count_namings(live, monkeypatch)
     rng = random.Random(seed)
     racks = sorted(design.racks)
     restored = 0
