@@ -106,51 +106,71 @@ def deduplicated(coded: Coded) -> Coded:
     return Coded(*by_value(coded))
 
 
+class EndLabel:
+    """An end's label per row as two parts, ``head + tail``: the head one per device or patch
+    point (``{rack}-U{u}-``, ``{panel}:``), the tail the port. A row's label is joined once from
+    its two ends' parts (:func:`fill`): an end's label made as its own text first, then joined
+    with the other's, was two more texts per cord (~0.8 M cords at zoned XL, ~0.2 s)."""
+
+    __slots__ = ("head", "tail")
+
+    def __init__(self, head: Coded, tail) -> None:
+        self.head, self.tail = head, tail  # tail: Coded, or an object array of texts
+
+    def __getitem__(self, rows: np.ndarray) -> EndLabel:
+        return EndLabel(self.head[rows], self.tail[rows])
+
+    def texts(self, rows: np.ndarray) -> list[str]:
+        """The labels at ``rows``, one text each."""
+        tail = self.tail[rows]
+        tails = tail.cells() if isinstance(tail, Coded) else tail
+        return [
+            h + t for h, t in zip(self.head[rows].cells().tolist(), tails.tolist(), strict=True)
+        ]
+
+
 def device_end(cells: LinkCells, swapped: np.ndarray, side: str) -> tuple:
     """The fields (label, rack, U, name, port, cage, module) of one end of the paneled rows'
     links (``side`` "a": the link's A end): the schedule row's end, its other end where the
-    schedule turned the link round. The label is ``{rack}-U{u}-{port}``, made once per
-    distinct rack and U (:func:`end_labels`) and only for this end: made for both ends at
-    once, the other's ~0.4 M texts were held through this one's cords (~25 MB at zoned XL,
-    at the schedule's peak). The label and cage are object arrays, the others
-    :class:`Coded`."""
+    schedule turned the link round. The label is ``{rack}-U{u}-{port}``, as :class:`EndLabel`
+    (the ``{rack}-U{u}-`` head made once per distinct rack and U). The cage is an object
+    array, the others :class:`Coded`."""
     x, y = ("a", "b") if side == "a" else ("b", "a")
     rack, u, device, port, cage, module = (
         pick(swapped, cells[f"{x}_{k}"], cells[f"{y}_{k}"])
         for k in ("rack", "u", "device", "port", "cage", "module")
     )
-    return (end_labels(rack, u, port), rack, u, device, port, cage, module)
+    return (end_label(rack, u, port), rack, u, device, port, cage, module)
 
 
-def end_labels(rack: Coded, u: Coded, port: Coded) -> np.ndarray:
-    """``{rack}-U{u}-{port}`` per row, an object array: the ``{rack}-U{u}-`` prefix made once
-    per distinct (rack, U), then joined to the port by one object-array ``+`` (the ends'
-    ports are nearly one per row: a text per distinct end would be one per row)."""
+def end_label(rack: Coded, u: Coded, port: Coded) -> EndLabel:
+    """``{rack}-U{u}-{port}`` per row: the ``{rack}-U{u}-`` head coded per distinct (rack, U)."""
     size = max(len(u.values), 1)
     uniq, inverse = unique_inverse(rack.codes.astype(np.int64) * size + u.codes)
     prefixes = [
         f"{rack.values[r]}-U{int(u.values[v])}-"
         for r, v in (divmod(k, size) for k in uniq.tolist())
     ]
-    ports = objects(port.values, len(port.values))
-    return objects(prefixes, len(prefixes))[inverse] + ports[port.codes]
+    return EndLabel(Coded(prefixes, inverse), port)
 
 
 def fill(out, at: np.ndarray, values: dict, pre_a: tuple, pre_b: tuple, turned) -> None:
     """Rows at ``at`` of the ``out`` columns (:class:`CodedOut`, or a list of object arrays in
     ``SCHEDULE_COLUMNS`` order): ``values`` (column -> cells), their ends ``pre_a`` to
-    ``pre_b`` (label, rack, U, name, port, cage, module), from ``pre_b`` where ``turned``
-    (the schedule lists the link from its B end), labelled A end to B end."""
-    label = joined(pick(turned, pre_a[0], pre_b[0]), " to ", pick(turned, pre_b[0], pre_a[0]))
+    ``pre_b`` (label as :class:`EndLabel` or whole texts, rack, U, name, port, cage, module), from ``pre_b``
+    where ``turned`` (the schedule lists the link from its B end), labelled A end to B end."""
+    a, b = (_end_label(end[0]) for end in (pre_a, pre_b))
+    label = _labels(turned, a, b)
     # Turned round, a row whose A end's label makes a " to " before its own (one holding a
     # space: "go to", "x to y") is split where the row's label splits first.
-    at_turned = np.flatnonzero(turned)
-    labels = pre_a[0][at_turned].tolist()
-    for k in [k for k, a in enumerate(labels) if " " in a]:
-        a, i = labels[k], at_turned[k]
-        if f"{a} to ".find(" to ") != len(a):
-            a_label, _, b_label = f"{a} to {pre_b[0][i]}".partition(" to ")
-            label[i] = f"{b_label} to {a_label}"
+    at_turned = np.flatnonzero(turned & (_has_space(a.head) | _has_space(a.tail)))
+    if len(at_turned):
+        for i, a_text, b_text in zip(
+            at_turned.tolist(), a.texts(at_turned), b.texts(at_turned), strict=True
+        ):
+            if f"{a_text} to ".find(" to ") != len(a_text):
+                a_label, _, b_label = f"{a_text} to {b_text}".partition(" to ")
+                label[i] = f"{b_label} to {a_label}"
     column = {name: j for j, name in enumerate(SCHEDULE_COLUMNS)}
 
     def put(name: str, cells) -> None:
@@ -170,13 +190,38 @@ def fill(out, at: np.ndarray, values: dict, pre_a: tuple, pre_b: tuple, turned) 
         put(f"b_{name}", pick(turned, b, a))
 
 
-def joined(first: np.ndarray, separator: str, second: np.ndarray) -> np.ndarray:
-    """``first + separator + second`` (object arrays of text), each cell joined once: the
-    sum of object arrays makes a text per row of ``first + separator`` first (~30 MB of
-    texts made and dropped per ~0.4 M cords at zoned XL, at the schedule's peak)."""
-    return objects(
-        map(separator.join, zip(first.tolist(), second.tolist(), strict=True)), len(first)
-    )
+def _end_label(label) -> EndLabel:
+    """``label`` (an :class:`EndLabel`, or an object array of whole labels) as an EndLabel."""
+    if isinstance(label, EndLabel):
+        return label
+    return EndLabel(Coded([""], np.zeros(len(label), dtype=np.int64)), label)
+
+
+def _labels(turned: np.ndarray, a: EndLabel, b: EndLabel) -> np.ndarray:
+    """``{first} to {second}`` per row (an object array), ``a`` first but where ``turned``:
+    each row's text joined once from the four parts, the `` to `` folded into the second
+    head's few distinct values."""
+    first_head, second_head = pick(turned, a.head, b.head), pick(turned, b.head, a.head)
+    second_head = Coded([" to " + v for v in second_head.values], second_head.codes)
+    parts = [
+        part.cells().tolist() if isinstance(part, Coded) else part.tolist()
+        for part in (
+            first_head,
+            pick(turned, a.tail, b.tail),
+            second_head,
+            pick(turned, b.tail, a.tail),
+        )
+    ]
+    return objects(map("".join, zip(*parts, strict=True)), len(turned))
+
+
+def _has_space(cells) -> np.ndarray:
+    """Per row, whether its cell (:class:`Coded`, or an object array of texts) holds a space,
+    checked once per distinct value of a :class:`Coded`."""
+    if isinstance(cells, Coded):
+        spaced = np.array([" " in v for v in cells.values] + [False], dtype=bool)
+        return spaced[cells.codes]
+    return np.array([" " in v for v in cells.tolist()], dtype=bool)
 
 
 def rounded_coded(values: list) -> Coded:

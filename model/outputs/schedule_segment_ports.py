@@ -57,11 +57,11 @@ class Middles:
         self.n_trunks = np.zeros(n, dtype=np.int64)
         self.point_codes: dict[tuple[str | None, str], int] = {}
         self.point_names: list[tuple[str, int, str]] = []
-        self.panel_codes: dict[str, int] = {}
-        self.trunk_codes: dict[str, int] = {}
-        self.trunk_ids: list[str] = []
+        self.panel_codes = FirstSeen()
+        self.trunk_codes = FirstSeen()
         for kinds, rows in groups.items():
             self._group(kinds, rows, [middles[i] for i in rows.tolist()])
+        self.trunk_ids: list[str] = list(self.trunk_codes)  # a dict keeps its keys in code order
 
     def _group(self, kinds: tuple[str, ...], rows: np.ndarray, middles: list[tuple]) -> None:
         """The columns of the middles ``rows`` (all of element kinds ``kinds``)."""
@@ -70,7 +70,7 @@ class Middles:
         for j, kind in enumerate(kinds):
             if kind == "trunk":
                 ids = list(map(_ID, map(itemgetter(j), middles)))
-                codes = self._codes(ids, self.trunk_codes, self.trunk_ids)
+                codes = self._codes(ids, self.trunk_codes)
                 trunk_at[j] = codes
                 self.trunk[rows, t] = codes
                 t += 1
@@ -84,7 +84,7 @@ class Middles:
                 self.cassette_port[rows, p] = [e.port for e in elements]
                 self.cassette_reverse[rows, p] = [e.reverse for e in elements]
             else:
-                self.panel[rows, p] = self._codes(ids, self.panel_codes, None)
+                self.panel[rows, p] = self._codes(ids, self.panel_codes)
                 if j - 1 in trunk_at:
                     self.prev_trunk[rows, p] = trunk_at[j - 1]
                 if j + 1 in trunk_at:
@@ -99,11 +99,9 @@ class Middles:
         del self.cassette_port, self.cassette_reverse, self.prev_trunk, self.next_trunk
 
     @staticmethod
-    def _codes(ids: list[str], codes: dict[str, int], names: list[str] | None) -> np.ndarray:
-        for object_id in set(ids).difference(codes):
-            codes[object_id] = len(codes)
-            if names is not None:
-                names.append(object_id)
+    def _codes(ids: list[str], codes: FirstSeen) -> np.ndarray:
+        """The code of each of ``ids``, a new id numbered on first use (one lookup per id: a
+        set of the ids first was a second pass over ~0.4 M trunk ids at zoned XL)."""
         return np.fromiter(map(codes.__getitem__, ids), dtype=np.int64, count=len(ids))
 
     def _points(self, middles: list[tuple], j: int, ids: list[str]) -> np.ndarray:
@@ -155,7 +153,7 @@ def _groups(middles: list[tuple], shapes: np.ndarray) -> dict[tuple[str, ...], n
         if (
             shapes[rows[0]] >= 0
             and set(map(len, group)) == {len(kinds)}
-            and all(set(map(_KIND, [m[j] for m in group])) == {k} for j, k in enumerate(kinds))
+            and all(set(map(_KIND, map(itemgetter(j), group))) == {k} for j, k in enumerate(kinds))
         ):
             rows_of.setdefault(kinds, []).append(rows)
         else:

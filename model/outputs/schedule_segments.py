@@ -52,13 +52,13 @@ from model.outputs.bom_parts import row_number
 from model.outputs.schedule_columns import SCHEDULE_COLUMNS, TURNED, objects
 from model.outputs.schedule_segment_cells import (
     Codes,
+    EndLabel,
     LinkCells,
     by_value,
     deduplicated,
     device_end,
     fill,
     gathered_cells,
-    joined,
     num,
     reverse_route,
     rounded_coded,
@@ -278,7 +278,7 @@ class _Segments:
         names = self._point_names()
         port_text = texts(port)
         front = (
-            joined(names[2].cells()[point], ":", port_text.cells()),
+            EndLabel(self._point_heads()[point], port_text),
             names[0][point],
             names[1][point],
             names[2][point],
@@ -313,6 +313,11 @@ class _Segments:
         names = self.mids.point_names
         every = np.arange(len(names), dtype=np.int64)
         return tuple(Coded([p[i] for p in names], every) for i in range(3))
+
+    def _point_heads(self) -> Coded:
+        """Per patch point code, the head of its port labels: ``{name}:``."""
+        names = self.mids.point_names
+        return Coded([f"{p[2]}:" for p in names], np.arange(len(names), dtype=np.int64))
 
     @staticmethod
     def _cord_routes(from_rack: Coded, to_rack: Coded, turned: np.ndarray) -> Coded:
@@ -389,9 +394,8 @@ class _Segments:
             if side == 0:  # a trunk leaving an intermediate adapter: its front ports
                 front = np.flatnonzero(~cassette & (number > 0))
                 port[front] = [t.replace("R", "") for t in port[front].tolist()]
-            name = names[2][point]
-            label = name.cells() + ":" + port
-            ends.append((label, names[0][point], names[1][point], name, port))
+            label = EndLabel(self._point_heads()[point], port)
+            ends.append((label, names[0][point], names[1][point], names[2][point], port))
         trunks = [self.trunks[t] for t in objects(mids.trunk_ids, len(mids.trunk_ids))[codes]]
         catalog = structured_catalog()
         part_of: dict[tuple[str, float], str] = {}  # (trunk part, ordered m) -> part number
