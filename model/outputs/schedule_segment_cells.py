@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from model.common.arrays import unique_inverse
+from model.common.arrays import FirstSeen, unique_inverse
 from model.outputs.schedule_columns import SCHEDULE_COLUMNS, objects
 from model.outputs.schedule_segment_table import (
     PER_ROW,
@@ -227,10 +227,11 @@ def _has_space(cells) -> np.ndarray:
 def rounded_coded(values: list) -> Coded:
     """:func:`rounded` as :class:`Coded`: each distinct value rounded once and coded, when
     every one is a nonzero float or None (as keys 1 == 1.0 and 0.0 == -0.0, though they round
-    to different things; NaN: each NaN object its own key), else per value."""
-    distinct = dict.fromkeys(values)
-    if not all(v is None or (type(v) is float and v != 0.0) for v in distinct):
+    to different things; NaN: each NaN object its own key), else per value. The values are
+    coded in the one pass that finds the distinct ones (a second pass of lookups was ~20 ms
+    per ~0.4 M cord lengths at zoned XL)."""
+    seen = FirstSeen()
+    codes = np.fromiter(map(seen.__getitem__, values), np.int64, len(values))
+    if not all(v is None or (type(v) is float and v != 0.0) for v in seen):
         return as_coded(rounded(values), len(values))
-    at = {v: k for k, v in enumerate(distinct)}
-    codes = np.fromiter(map(at.__getitem__, values), np.int64, len(values))
-    return Coded([num(v) for v in distinct], codes)
+    return Coded([num(v) for v in seen], codes)
