@@ -80,12 +80,13 @@ class Middles:
                 continue
             elements = list(map(itemgetter(j), middles))
             ids = list(map(_ID, elements))
-            self.point[rows, p] = self._points(middles, j, ids)
+            self.point[rows, p], id_code, distinct = self._points(middles, j, ids)
             if kind == "cassette":
                 self.cassette_port[rows, p] = [e.port for e in elements]
                 self.cassette_reverse[rows, p] = [e.reverse for e in elements]
             else:
-                self.panel[rows, p] = self._codes(ids, self.panel_codes)
+                # each distinct panel looked up once, gathered by the position's id codes
+                self.panel[rows, p] = self._codes(distinct, self.panel_codes)[id_code]
                 if j - 1 in trunk_at:
                     self.prev_trunk[rows, p] = trunk_at[j - 1]
                 if j + 1 in trunk_at:
@@ -105,8 +106,11 @@ class Middles:
         set of the ids first was a second pass over ~0.4 M trunk ids at zoned XL)."""
         return np.fromiter(map(codes.__getitem__, ids), dtype=np.int64, count=len(ids))
 
-    def _points(self, middles: list[tuple], j: int, ids: list[str]) -> np.ndarray:
-        """The (rack, element) code of position ``j`` of each middle, and its names once per
+    def _points(
+        self, middles: list[tuple], j: int, ids: list[str]
+    ) -> tuple[np.ndarray, np.ndarray, list[str]]:
+        """The (rack, element) code of position ``j`` of each middle, with the code of each
+        of ``ids`` among the distinct ids and those in order of first use; the names once per
         code (:func:`~model.structured.channel_view.point_rack`: a placed panel's own rack,
         else the rack of the trunk beside it). A placed panel's code is found once per panel
         and gathered by numpy; only the others are looked up middle by middle (a tuple per
@@ -123,7 +127,7 @@ class Middles:
         for k in np.flatnonzero(codes < 0).tolist():
             rack = point_rack(self.design, self.trunks, middles[k], j)
             codes[k] = self._point_code(rack, ids[k])
-        return codes
+        return codes, id_code, list(seen)
 
     def _point_code(self, rack_id: str | None, object_id: str) -> int:
         """The code of the patch point ``object_id`` in rack ``rack_id`` (named when new)."""
