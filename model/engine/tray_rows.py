@@ -29,6 +29,7 @@ import numpy as np
 from model.engine.tray_search import Preds
 from model.engine.tray_sweeps import (
     Places,
+    corner_orders,
     sweep_until_settled,
     tight_predecessors,
     ways_in_places,
@@ -83,6 +84,7 @@ class RowCarry:
         ew = np.array([w for nbrs in adjacency for _, w in nbrs], dtype=np.float64)
         order = np.argsort(eu, kind="stable")  # edges grouped by the node they lead to
         self.ev, self.eu, self.ew = ev[order], eu[order], ew[order]
+        self.node_xy = new.node_xy  # the plan point of each node, which orders the sweeps
         self._answers: dict[int, tuple[np.ndarray, Preds]] | None = None
         self._ways_in: Places | None = None  # the edges place by place, once asked for
 
@@ -119,17 +121,19 @@ class RowCarry:
     def _relax(self, dist: np.ndarray) -> None:
         """Lower ``dist`` (path sums, nodes by sources, each source at 0) to the least solution,
         all sources at once: sweeps over the nodes, each taking the best way in from its
-        neighbours' values as they are now, alternately in node order and back (nodes are
-        numbered along each tray, so one sweep carries a fall the whole way along a tray),
-        until no node has a neighbour that fell since it last looked: every edge is then
-        satisfied.
+        neighbours' values as they are now, the nodes by plan position from each corner of
+        the hall in turn (:func:`~model.engine.tray_sweeps.corner_orders`, as a full build's
+        sweeps), until no node has a neighbour that fell since it last looked: every edge is
+        then satisfied.
 
         Why sweeps and not rounds of every edge at once: a way of n stations falls in n
         rounds (XL after a cross tray is tilted: 42 rounds of the whole matrix), in a sweep or
-        two per change of tray direction (6-8 sweeps). After the first sweep a node is looked
-        at again only when one of its neighbours fell since (XL, the busiest cross tray's
-        corner moved 1.2 m: 11 sweeps; looking at every node, 6,171 looks, took 107-113 ms of
-        CPU, the woken ones alone, 3,947 looks, 79-90 ms).
+        two per change of direction. After the first sweep a node is looked at again only when
+        one of its neighbours fell since. Why from the corners: a shortest way along a grid of
+        trays runs towards one corner, and a sweep from the corner behind it carries a fall
+        the whole way (XL, the busiest cross tray's corner moved 1.2 m: in node order and back,
+        11 sweeps, 3,598-3,947 looks, 30-34 ms of CPU; from the corners 5 sweeps, 2,394-2,396
+        looks, 23-24 ms; the same rows).
         A node's ways in are a padded table (its neighbours, then an unreached spare row)."""
         n = len(dist)
         counts = np.bincount(self.eu, minlength=n)
@@ -142,12 +146,13 @@ class RowCarry:
         ways_in = [
             (u, into[u], weight[u][:, None], into[u, : counts[u]].tolist(), weight[u].tolist())
             for u in range(n)
-            if counts[u]
         ]
-        backwards = ways_in[::-1]
+        sweeps = [
+            [ways_in[u] for u in order if ways_in[u][3]] for order in corner_orders(self.node_xy)
+        ]
         # Padded rows: a node's whole padded block may be gathered (its spare slots read the
-        # unreached row n); sweeping forwards and backwards in node order.
-        sweep_until_settled(padded, [ways_in, backwards], 2 * n + 2)
+        # unreached row n).
+        sweep_until_settled(padded, sweeps, 4 * n + 4)
         dist[:] = padded[:n]
 
     def _preds(self, dist: np.ndarray, sources: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
