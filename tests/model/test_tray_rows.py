@@ -184,3 +184,27 @@ def test_intact_marks_the_subtree_under_a_changed_edge_and_a_cyclic_rows_all_but
     np.testing.assert_array_equal(intact[0], [True, True, False, False, True])
     np.testing.assert_array_equal(intact[1], [True, False, False, False, False])
     np.testing.assert_array_equal(intact[2], [True, True, False, False, True])
+
+
+def test_waves_hold_no_two_neighbours_and_follow_the_order():
+    """Each node with neighbours in exactly one wave; no edge inside a wave; a node's
+    neighbours earlier in the order in earlier waves (so a wave at a time is a node at a time)."""
+    from model.engine.tray_rows import _waves
+
+    rng = random.Random(3)
+    for _ in range(20):
+        n = rng.randrange(1, 40)
+        edges = {tuple(sorted(rng.sample(range(n), 2))) for _ in range(2 * n)} if n > 1 else set()
+        neighbours: list[list[int]] = [[] for _ in range(n)]
+        for u, v in edges:
+            neighbours[u].append(v)
+            neighbours[v].append(u)
+        order = list(range(n))
+        rng.shuffle(order)
+        waves = [w.tolist() for w in _waves(order, neighbours)]
+        wave_of = {u: k for k, wave in enumerate(waves) for u in wave}
+        assert sorted(u for wave in waves for u in wave) == [u for u in range(n) if neighbours[u]]
+        place = {u: k for k, u in enumerate(order)}
+        for u, v in edges:
+            first, then = (u, v) if place[u] < place[v] else (v, u)
+            assert wave_of[first] < wave_of[then]
