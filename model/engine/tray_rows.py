@@ -1,19 +1,24 @@
-"""Distance rows carried over a tray edit: the new tray graph's rows from the old graph's, exactly.
+"""Distance rows over a tray edit: the new tray graph's rows of the old graph's sources, exactly.
 
 A corner dragged changes the edges of one tray (and splits or rejoins pieces of the trays it
-meets); every other edge stays. :class:`RowCarry` answers a source's distance row in the new
-graph from its row and shortest-path tree in the old one, recomputing only what can change:
-
-- a node keeps its old distance when its old tree path uses only edges kept unchanged (same
-  two stations, same weight), so that very path, with the same float sum, exists still;
-- the others start unreached, and sweeps over the nodes, all sources at once, lower every
-  value a new or a still-existing way makes shorter.
+meets); the plant then needs the new graph's rows of the same sources (the station nodes its
+drops attach to). :class:`RowCarry` matches the old graph's nodes to the new one's
+(:func:`_matched_nodes`) and works out the rows of every old source that is still a node, all
+at once: every source at 0, every other node unreached, sweeps over the nodes, all sources
+together, lower every value a way makes shorter (:meth:`RowCarry._relax`).
 
 Why this equals a fresh search bit for bit: with non-negative weights, float addition is
 monotone (``a <= b`` gives ``a + w <= b + w``), so Dijkstra's row is the least solution of
 ``d(u) = min over edges (v, u) of d(v) + w`` in floats, the minimum over paths of each path's
-left-to-right sum. Every value here is such a path's sum, and when the search ends every edge
+left-to-right sum. Every value here is such a path's sum, and when the sweeps end every edge
 satisfies that inequality; the two together force the least solution.
+
+Why not from the old rows: until #38 a node kept its old distance where its old tree path used
+only edges the edit kept, and the sweeps started from those values. At XL the busiest cross
+tray's corner moved 1.2 m changes the tree path of every source (55 % of all node-source
+pairs), so finding the kept values (pointer jumping over 315k pairs, ~10 ms of CPU) bought
+~1 ms of the sweeps (15.2 against 16.3 ms from the sources alone, the same rows); the carry
+was 44.7 ms, from the sources 36.1 (medians of 10 alternated pairs on the same graphs).
 
 The predecessors a fresh search would give (:func:`model.engine.tray_search.dijkstra`: each
 node's first settled neighbour on a shortest way, which the route names follow) are read back
@@ -29,67 +34,50 @@ import numpy as np
 from model.engine.tray_search import Preds
 from model.engine.tray_sweeps import (
     Places,
-    sweep_until_settled,
+    corner_orders,
     tight_predecessors,
     ways_in_places,
 )
 
-MAX_DENSE_NODES = 4000  # the kept-edge table is n x n booleans (16 MB at this size)
+MAX_DENSE_NODES = 4000  # the rows are nodes x sources floats (up to 128 MB at this size)
 _BLOCK_SOURCES = 64  # sources whose predecessors are worked out together (RowCarry._preds)
 
 
 class RowCarry:
-    """The old graph's rows and trees, matched to the new graph's nodes and edges.
+    """The old graph's sources (nodes with a row and a tree), matched to the new graph's nodes,
+    and the new graph's edges.
 
     Holds arrays only (never the old graph), so a chain of edits keeps no old graphs alive.
     """
 
     def __init__(self, old, new) -> None:
         """``old`` and ``new``: :class:`~model.engine.tray_graph.TrayGraph` before and after."""
-        self.rows: dict[int, np.ndarray] = {}
-        self.trees: dict[int, np.ndarray] = {}  # source -> predecessor per node (-1: none)
-        # The new graph's trees this carry works out, as arrays: the next edit's carry reads
-        # them as they are (its old graph's lists made into arrays again: ~15 ms at XL).
-        self.new_trees: dict[int, np.ndarray] = {}
         n_old, n_new = old.node_count, new.node_count
         self.usable = 0 < n_old <= MAX_DENSE_NODES and 0 < n_new
         if not self.usable:
             return
-        # the trees the previous edit's carry worked out for ``old`` (the same values as its lists)
-        arrays = old._carry.new_trees if old._carry is not None else {}
-        for node, row in old._rows.items():
-            pred = old._paths.get(node)
-            if pred is not None:  # rows of an all-pairs pass have no tree: searched afresh
-                tree = arrays.get(node)
-                self.rows[node] = row
-                self.trees[node] = tree if tree is not None else _pred_array(pred, n_old)
+        # rows of an all-pairs pass have no tree: searched afresh
+        self.sources = [node for node in old._rows if old._paths.get(node) is not None]
         before = {t.id: t for t in old.trays}
         same = {t.id for t in new.trays if before.get(t.id) == t}  # trays the edit left alone
         self.new_of_old = _matched_nodes(old, new, same)
         self.old_of_new = np.full(n_new, -1, dtype=np.int64)
         mapped = np.flatnonzero(self.new_of_old >= 0)
         self.old_of_new[self.new_of_old[mapped]] = mapped
-        # old edges (v, u) kept as they were: same two nodes, same weight
-        self.kept = np.zeros((n_old, n_old), dtype=bool)
-        new_of_old = self.new_of_old.tolist()
-        for v, nbrs in old.graph.items():
-            nv = new_of_old[v]
-            for u, edge in nbrs.items():
-                other = new.graph[nv].get(new_of_old[u]) if nv >= 0 else None
-                self.kept[v, u] = other is not None and other["weight"] == edge["weight"]
         adjacency = new._adjacency_lists()
         ev = np.array([v for v, nbrs in enumerate(adjacency) for _ in nbrs], dtype=np.int64)
         eu = np.array([u for nbrs in adjacency for u, _ in nbrs], dtype=np.int64)
         ew = np.array([w for nbrs in adjacency for _, w in nbrs], dtype=np.float64)
         order = np.argsort(eu, kind="stable")  # edges grouped by the node they lead to
         self.ev, self.eu, self.ew = ev[order], eu[order], ew[order]
+        self.node_xy = new.node_xy  # the plan point of each node, which orders the sweeps
         self._answers: dict[int, tuple[np.ndarray, Preds]] | None = None
         self._ways_in: Places | None = None  # the edges place by place, once asked for
 
     def row(self, node: int) -> tuple[np.ndarray, Preds] | None:
         """(distance row, predecessors) of source ``node`` of the new graph, as a fresh search
         gives them; None when the old graph had no tree for it or a tie needs the search.
-        Every carried source is worked out on the first call, together (numpy over sources)."""
+        Every source is worked out on the first call, together (numpy over sources)."""
         if not self.usable:
             return None
         if self._answers is None:
@@ -98,56 +86,80 @@ class RowCarry:
 
     def _carry_all(self) -> dict[int, tuple[np.ndarray, Preds]]:
         """The rows and trees of every old source that is a node of the new graph."""
-        sources = [o for o in self.rows if self.new_of_old[o] >= 0]
-        if not sources:
+        news = self.new_of_old[self.sources] if self.sources else np.zeros(0, dtype=np.int64)
+        news = news[news >= 0]
+        if not len(news):
             return {}
-        d_old = np.stack([self.rows[o] for o in sources])
-        trees = np.stack([self.trees[o] for o in sources])
-        intact = _intact(d_old, trees, self.kept, sources)
-        mapped = np.flatnonzero(self.new_of_old >= 0)
-        # nodes by sources: each node's minimum over its ways in is over whole rows
-        dist = np.full((len(self.old_of_new), len(sources)), np.inf)
-        dist[self.new_of_old[mapped]] = np.where(intact[:, mapped], d_old[:, mapped], np.inf).T
+        dist = np.full((len(self.old_of_new), len(news)), np.inf)  # nodes by sources
+        dist[news, np.arange(len(news))] = 0.0
         self._relax(dist)
-        news = self.new_of_old[sources]
         pred, exact = self._preds(dist, news)
         dist, pred = dist.T.copy(), pred.T.copy()
-        exact_sources = np.flatnonzero(exact).tolist()
-        self.new_trees = {int(news[k]): pred[k] for k in exact_sources}
-        return {int(news[k]): (dist[k], pred[k].tolist()) for k in exact_sources}
+        return {int(news[k]): (dist[k], pred[k].tolist()) for k in np.flatnonzero(exact).tolist()}
 
     def _relax(self, dist: np.ndarray) -> None:
         """Lower ``dist`` (path sums, nodes by sources, each source at 0) to the least solution,
         all sources at once: sweeps over the nodes, each taking the best way in from its
-        neighbours' values as they are now, alternately in node order and back (nodes are
-        numbered along each tray, so one sweep carries a fall the whole way along a tray),
-        until no node has a neighbour that fell since it last looked: every edge is then
-        satisfied.
+        neighbours' values as they are now, the nodes by plan position from each corner of
+        the hall in turn (:func:`~model.engine.tray_sweeps.corner_orders`, as a full build's
+        sweeps), until no node has a neighbour that fell since it last looked: every edge is
+        then satisfied.
 
         Why sweeps and not rounds of every edge at once: a way of n stations falls in n
         rounds (XL after a cross tray is tilted: 42 rounds of the whole matrix), in a sweep or
-        two per change of tray direction (6-8 sweeps). After the first sweep a node is looked
-        at again only when one of its neighbours fell since (XL, the busiest cross tray's
-        corner moved 1.2 m: 11 sweeps; looking at every node, 6,171 looks, took 107-113 ms of
-        CPU, the woken ones alone, 3,947 looks, 79-90 ms).
-        A node's ways in are a padded table (its neighbours, then an unreached spare row)."""
-        n = len(dist)
+        two per change of direction. Why from the corners: a shortest way along a grid of
+        trays runs towards one corner, and a sweep from the corner behind it carries a fall
+        the whole way (XL, the busiest cross tray's corner moved 1.2 m, starting from the old
+        rows' kept values as the carry then did: in node order and back, 11 sweeps,
+        3,598-3,947 looks, 30-34 ms of CPU; from the corners 5 sweeps, 2,394-2,396 looks,
+        23-24 ms; the same rows).
+
+        A sweep looks at the nodes a wave at a time (:func:`_waves`): no two nodes of a wave
+        are neighbours and each node's neighbours earlier in the order are in earlier waves,
+        so each node takes the same values as in a sweep one node at a time, with one numpy
+        step per wave, not per node (XL: 49 waves a sweep for 561 nodes; 24.3 -> 14.8 ms of
+        CPU, medians of 20 alternated pairs, the same rows). A node is looked at again only
+        when one of its neighbours fell since it last looked (its other ways held then and
+        their values stand). A node's ways in are a padded table (its neighbours, then an
+        unreached spare row n)."""
+        n, cols = dist.shape
         counts = np.bincount(self.eu, minlength=n)
         width = int(counts.max()) if n else 0
         slot = np.arange(len(self.eu)) - np.repeat(np.cumsum(counts) - counts, counts)
         into = np.full((n, width), n, dtype=np.int64)  # row n: the spare, never reached
         weight = np.zeros((n, width))
         into[self.eu, slot], weight[self.eu, slot] = self.ev, self.ew
-        padded = np.vstack([dist, np.full((1, dist.shape[1]), np.inf)])
-        ways_in = [
-            (u, into[u], weight[u][:, None], into[u, : counts[u]].tolist(), weight[u].tolist())
-            for u in range(n)
-            if counts[u]
+        padded = np.vstack([dist, np.full((1, cols), np.inf)])
+        neighbours = [into[u, : counts[u]].tolist() for u in range(n)]
+        sweeps = [
+            [(wave, into[wave], weight[wave][:, :, None]) for wave in _waves(order, neighbours)]
+            for order in corner_orders(self.node_xy)
         ]
-        backwards = ways_in[::-1]
-        # Padded rows: a node's whole padded block may be gathered (its spare slots read the
-        # unreached row n); sweeping forwards and backwards in node order.
-        sweep_until_settled(padded, [ways_in, backwards], 2 * n + 2)
+        # Each node's clock (one tick a wave looked at) when it last fell and last looked;
+        # every node counts as fallen before the first sweep, the spare row never falls.
+        fell_at = np.zeros(n + 1, dtype=np.int64)
+        fell_at[n] = -1
+        looked_at = np.full(n, -1, dtype=np.int64)
+        clock = 0
+        for sweep in range(4 * n + 4):  # each sweep that lowers a value settles a node more
+            fell_any = False
+            for wave, ways, w in sweeps[sweep % len(sweeps)]:
+                woken = (fell_at[ways] > looked_at[wave][:, None]).any(axis=1)
+                if not woken.all():
+                    if not woken.any():
+                        continue
+                    wave, ways, w = wave[woken], ways[woken], w[woken]
+                clock += 1
+                looked_at[wave] = clock
+                best = (padded[ways] + w).min(axis=1)
+                rows = padded[wave]
+                fell = (best < rows).any(axis=1)
+                if fell.any():
+                    padded[wave] = np.minimum(best, rows)
+                    fell_at[wave[fell]] = clock
+                    fell_any = True
+            if not fell_any:
+                break
         dist[:] = padded[:n]
 
     def _preds(self, dist: np.ndarray, sources: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -175,6 +187,28 @@ class RowCarry:
         return tight_predecessors(dist, sources, self.eu, self.ev, self.ew, self._ways_in)
 
 
+def _waves(order: list[int], neighbours: list[list[int]]) -> list[np.ndarray]:
+    """The nodes with neighbours, in ``order``, cut into waves: a node's wave is one past the
+    last wave of its neighbours before it in the order (0 with none), so no two nodes of a
+    wave are neighbours. Looking at the waves in turn, each all at once, is looking at the
+    nodes one by one in the order."""
+    place = np.empty(len(order), dtype=np.int64)
+    place[order] = np.arange(len(order))
+    wave_of = [0] * len(order)
+    placed = place.tolist()
+    for u in order:  # plain loops: a generator and max() per node took twice the CPU
+        at, last = placed[u], 0
+        for v in neighbours[u]:
+            if placed[v] < at and wave_of[v] >= last:
+                last = wave_of[v] + 1
+        wave_of[u] = last
+    nodes = np.array([u for u in order if neighbours[u]], dtype=np.int64)
+    waves = np.array(wave_of, dtype=np.int64)[nodes]
+    nodes = nodes[np.argsort(waves, kind="stable")]
+    ends = np.cumsum(np.bincount(waves)).tolist()
+    return [nodes[lo:hi] for lo, hi in zip([0, *ends[:-1]], ends, strict=True) if hi > lo]
+
+
 def all_pairs_rows(graph: dict[int, dict[int, dict]], n: int) -> dict[int, np.ndarray]:
     """Every node's distance row by a vectorised Floyd-Warshall (n^3 in numpy: small graphs)."""
     dist = np.full((n, n), np.inf)
@@ -185,17 +219,6 @@ def all_pairs_rows(graph: dict[int, dict[int, dict]], n: int) -> dict[int, np.nd
     for k in range(n):
         np.minimum(dist, dist[:, k, None] + dist[None, k, :], out=dist)
     return {k: dist[k] for k in range(n)}
-
-
-def _pred_array(pred, n: int) -> np.ndarray:
-    """A search's predecessors (a dict of reached nodes, or a list per node) as an array."""
-    if isinstance(pred, dict):
-        out = np.full(n, -1, dtype=np.int64)
-        out[np.fromiter(pred.keys(), np.int64, len(pred))] = np.fromiter(
-            pred.values(), np.int64, len(pred)
-        )
-        return out
-    return np.asarray(pred, dtype=np.int64)
 
 
 def _matched_nodes(old, new, same: set[str]) -> np.ndarray:
@@ -252,33 +275,3 @@ def _node_keys(graph, same: set[str]) -> list[tuple[tuple[str, float], ...]]:
             if kept:
                 steady[node].append((tray, s))
     return [tuple(sorted(k or s)) for k, s in zip(steady, stations, strict=True)]
-
-
-def _intact(
-    d_old: np.ndarray, pred: np.ndarray, kept: np.ndarray, sources: list[int]
-) -> np.ndarray:
-    """Per row, the old nodes whose tree path from that row's source runs over kept edges only
-    (a row whose tree would hold a cycle, which no search leaves, keeps only its source).
-
-    Pointer jumping on the rows laid end to end: each pass doubles the ancestors looked at,
-    through one flat index array (np.take_along_axis's per-row gathers took 14 of its 16 ms at
-    XL, the flat gathers ~5)."""
-    rows, index = np.arange(len(d_old)), np.arange(d_old.shape[1])
-    up = np.where(pred >= 0, pred, index)
-    bad = ~np.isfinite(d_old) | ((pred >= 0) & ~kept[up, index]) | (pred < 0)
-    bad[rows, sources] = False
-    flat = (up + (rows * d_old.shape[1])[:, None]).reshape(-1)
-    marks = bad.reshape(-1)  # a view: the passes mark ``bad`` itself
-    for _ in range(64):
-        marks |= marks[flat]
-        higher = flat[flat]
-        if np.array_equal(higher, flat):
-            break
-        flat = higher
-    # Every pointer is now at its row's root: the source, or an unreached node (marked
-    # already). One left on a node with a predecessor, or still moving, is on a cycle.
-    on_cycle = (flat[flat] != flat) | (pred.reshape(-1)[flat] >= 0)
-    cyclic = on_cycle.reshape(bad.shape).any(axis=1)
-    bad[cyclic] = True
-    bad[rows[cyclic], np.asarray(sources)[cyclic]] = False
-    return ~bad

@@ -72,14 +72,17 @@ def _relaxed(adjacency: Adjacency, sources: list[int], node_xy: np.ndarray) -> n
             ([v for v, _ in ways], [w for _, w in ways]) for ways in adjacency
         )
     ]
-    x, y = node_xy[:, 0], node_xy[:, 1]
-    rising, crossing = np.lexsort((y, x)).tolist(), np.lexsort((-y, x)).tolist()
-    sweeps = [
-        [ways_in[u] for u in order if ways_in[u][3]]
-        for order in (rising, rising[::-1], crossing, crossing[::-1])
-    ]
+    sweeps = [[ways_in[u] for u in order if ways_in[u][3]] for order in corner_orders(node_xy)]
     sweep_until_settled(dist, sweeps, 4 * n + 4)
     return dist
+
+
+def corner_orders(node_xy: np.ndarray) -> list[list[int]]:
+    """The nodes by plan position (``node_xy``), from each corner of the hall in turn: x then y
+    up, both down, x up and y down, and back; the orders of :func:`_relaxed`' sweeps."""
+    x, y = node_xy[:, 0], node_xy[:, 1]
+    rising, crossing = np.lexsort((y, x)).tolist(), np.lexsort((-y, x)).tolist()
+    return [rising, rising[::-1], crossing, crossing[::-1]]
 
 
 class _Edges:

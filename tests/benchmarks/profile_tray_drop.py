@@ -45,7 +45,6 @@ STAGES = {
     "drops attached": ("engine/tray_graph.py", "attach"),
     "drops attached after an edit": ("engine/tray_graph.py", "attach_after"),
     "distance rows carried": ("engine/tray_rows.py", "_carry_all"),
-    "  carry: survivors": ("engine/tray_rows.py", "_intact"),
     "  carry: relaxed": ("engine/tray_rows.py", "_relax"),
     "  carry: predecessors": ("engine/tray_rows.py", "_preds"),
     "  carry: prepared": ("engine/tray_rows.py", "__init__"),

@@ -1,8 +1,8 @@
 """Distance rows carried over a tray edit (model/engine/tray_rows.py) equal a fresh graph's, bit for bit.
 
-After a corner move the new graph takes the old graph's rows where the old shortest paths
-still exist and repairs the rest; every row and every predecessor (the paths the route names
-follow) must be what a fresh search of the new graph gives, or the carry must decline.
+After a corner move the new graph works out the rows of the old graph's sources all at once,
+by sweeps; every row and every predecessor (the paths the route names follow) must be what a
+fresh search of the new graph gives, or the carry must decline.
 """
 
 from __future__ import annotations
@@ -136,51 +136,25 @@ def test_plant_corner_moves_with_carried_rows_route_as_a_fresh_plant(monkeypatch
     assert answered
 
 
-def test_a_chain_of_edits_reads_the_last_carrys_trees_as_arrays():
-    """The trees a carry worked out are the next carry's, as they are: equal to the new
-    graph's predecessor lists, and the rows the next carry gives still fresh searches'."""
-    hall, trays = _small_hall(4, [5.0, 15.0])
-    old = TrayGraph(trays, hall, TOLERANCE_M, all_pairs_max_nodes=0)
-    _searched(old, list(range(old.node_count)))
-    taken = 0
-    for dy in (0.7, -0.4, 0.9):
-        points = list(trays[-1].points)
-        points[0] = (points[0][0] + 0.5, points[0][1] + dy)
-        trays[-1] = Tray(id=trays[-1].id, points=points)
-        new, _ = _check_carry(old, trays, hall)
-        kept = old._carry.new_trees if old._carry is not None else {}
-        for node, tree in kept.items():
-            np.testing.assert_array_equal(tree, np.asarray(old._paths[node], dtype=np.int64))
-            if new._carry is not None and node in new._carry.trees:
-                assert new._carry.trees[node] is tree
-                taken += 1
-        old = new
-    assert taken > 0  # the later edits read the arrays, not the lists again
+def test_waves_hold_no_two_neighbours_and_follow_the_order():
+    """Each node with neighbours in exactly one wave; no edge inside a wave; a node's
+    neighbours earlier in the order in earlier waves (so a wave at a time is a node at a time)."""
+    from model.engine.tray_rows import _waves
 
-
-def test_intact_marks_the_subtree_under_a_changed_edge_and_a_cyclic_rows_all_but_its_source():
-    """Node 0 the source of row 0: a path 0-1-2-3 and a branch 1-4; the edge 1-2 is not kept,
-    so 2 and 3 below it are not intact. Row 1 (source 0 too) holds a cycle 2-3-2: only its
-    source stays intact. Row 2 (source 4) has node 3 unreached."""
-    from model.engine.tray_rows import _intact
-
-    pred = np.array(
-        [
-            [-1, 0, 1, 2, 1],
-            [-1, 0, 3, 2, 1],
-            [4, 0, 1, -1, -1],
-        ]
-    )
-    d_old = np.array(
-        [
-            [0.0, 1.0, 2.0, 3.0, 2.0],
-            [0.0, 1.0, 2.0, 3.0, 2.0],
-            [2.0, 1.0, 2.0, np.inf, 0.0],
-        ]
-    )
-    kept = np.ones((5, 5), dtype=bool)
-    kept[1, 2] = False  # the edge from 1 into 2 changed
-    intact = _intact(d_old, pred, kept, [0, 0, 4])
-    np.testing.assert_array_equal(intact[0], [True, True, False, False, True])
-    np.testing.assert_array_equal(intact[1], [True, False, False, False, False])
-    np.testing.assert_array_equal(intact[2], [True, True, False, False, True])
+    rng = random.Random(3)
+    for _ in range(20):
+        n = rng.randrange(1, 40)
+        edges = {tuple(sorted(rng.sample(range(n), 2))) for _ in range(2 * n)} if n > 1 else set()
+        neighbours: list[list[int]] = [[] for _ in range(n)]
+        for u, v in edges:
+            neighbours[u].append(v)
+            neighbours[v].append(u)
+        order = list(range(n))
+        rng.shuffle(order)
+        waves = [w.tolist() for w in _waves(order, neighbours)]
+        wave_of = {u: k for k, wave in enumerate(waves) for u in wave}
+        assert sorted(u for wave in waves for u in wave) == [u for u in range(n) if neighbours[u]]
+        place = {u: k for k, u in enumerate(order)}
+        for u, v in edges:
+            first, then = (u, v) if place[u] < place[v] else (v, u)
+            assert wave_of[first] < wave_of[then]
