@@ -17,7 +17,7 @@ from gui.runtime.main_thread_gc import collect_on_gui_thread
 from model.design.design import Design
 from model.files.design_file import (
     DesignFileError,
-    design_to_bytes,
+    design_pieces,
     read_design_bytes,
     write_atomic,
 )
@@ -183,7 +183,10 @@ class Autosaver(QObject):
         """Encode ``content`` and write it to ``path``, unless a removal came since
         ``generation``: (the file written or None, a failure sentence or "")."""
         try:
-            data = design_to_bytes(content)
+            # Encoded before the lock (a discard need not wait for the encode), kept as its
+            # pieces and written piece by piece: joined, the file sat in memory twice at the
+            # join (~70 MB at zoned XL while the analysis may be at its own peak).
+            data = list(design_pieces(content))
             with self._lock:
                 if generation != self._generation:
                     return None, ""  # discarded, saved or reverted meanwhile: the discard wins

@@ -18,20 +18,21 @@ WAIT_S = 5.0  # a job held longer than this is a failure, not a hang
 
 
 class HeldEncode:
-    """``design_to_bytes`` that records its thread and, when ``hold``, waits for ``released``."""
+    """``design_pieces`` that records its thread and, when ``hold``, waits for ``released``;
+    ``finished`` once every piece is encoded."""
 
     def __init__(self, hold: bool = True) -> None:
-        self.real = autosaver_module.design_to_bytes
+        self.real = autosaver_module.design_pieces
         self.threads: list[int] = []
         self.hold = hold
         self.started, self.released, self.finished = (threading.Event() for _ in range(3))
 
-    def __call__(self, content) -> bytes:
+    def __call__(self, content) -> list[bytes]:
         self.threads.append(threading.get_ident())
         self.started.set()
         if self.hold:
             self.released.wait(WAIT_S)
-        data = self.real(content)
+        data = list(self.real(content))
         self.finished.set()
         return data
 
@@ -39,7 +40,7 @@ class HeldEncode:
 @pytest.fixture
 def held(monkeypatch) -> HeldEncode:
     encode = HeldEncode()
-    monkeypatch.setattr(autosaver_module, "design_to_bytes", encode)
+    monkeypatch.setattr(autosaver_module, "design_pieces", encode)
     yield encode
     encode.released.set()  # a failing test never leaves the worker waiting
 
@@ -55,7 +56,7 @@ def start_timer(window) -> None:
 
 def test_the_timers_autosave_encodes_off_the_gui_thread(window, qtbot, monkeypatch):
     encode = HeldEncode(hold=False)
-    monkeypatch.setattr(autosaver_module, "design_to_bytes", encode)
+    monkeypatch.setattr(autosaver_module, "design_pieces", encode)
     edit(window)
     with qtbot.waitSignal(window.autosaver.saved, timeout=3000) as saved:
         start_timer(window)
