@@ -1,8 +1,8 @@
-"""The export folder is written while its files are made: never more than a few files made and
-not yet written, a file that cannot be made leaves the old folder whole, and the NetBox folder
-written this way is byte for byte the files ``netbox_files`` lists. The files are synced all at
-once, after the last is written and before the folder is swapped in (syncfs on Linux, else
-each file and folder)."""
+"""The export folder is written while its files are made (by writer threads): never more than a
+few files made and not yet written, a file that cannot be made leaves the old folder whole, and
+the NetBox folder written this way is byte for byte the files ``netbox_files`` lists. The files
+are synced all at once, after the last is written and before the folder is swapped in (syncfs
+on Linux, else each file and folder)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def test_files_are_written_while_the_next_are_made(tmp_path, monkeypatch):
 
     def write(path, data):
         real_write(path, data)
-        written.append(path.name)
+        written.append(Path(path).name)
 
     def files():
         for k in range(300):
@@ -42,7 +42,8 @@ def test_files_are_written_while_the_next_are_made(tmp_path, monkeypatch):
     monkeypatch.setattr(folder_writer, "_write_file", write)
     paths = folder_writer.replace_folder(tmp_path / "out", files(), "test export", {"part"})
     assert len(paths) == 300 == len(written)
-    assert max(waiting) <= 1  # each file is written before the next is made: memory holds one
+    # Handed to writer threads as made: memory holds at most the few files waiting for theirs
+    assert max(waiting) <= folder_writer._IN_FLIGHT
     assert sorted(p.name for p in (tmp_path / "out" / "part").iterdir()) == sorted(written)
 
 
@@ -87,14 +88,16 @@ def test_one_syncfs_after_the_last_file_and_before_the_swap(tmp_path, monkeypatc
     monkeypatch.setattr(
         folder_writer,
         "_write_file",
-        lambda path, data: (events.append(("write", path.name)), real_write(path, data)),
+        lambda path, data: (events.append(("write", Path(path).name)), real_write(path, data)),
     )
     monkeypatch.setattr(
         folder_writer,
         "_SYNCFS",
         lambda fd: events.append(("syncfs", Path(f"/proc/self/fd/{fd}").resolve().name)) or 0,
     )
-    monkeypatch.setattr(folder_writer, "_fsync", lambda path: events.append(("fsync", path.name)))
+    monkeypatch.setattr(
+        folder_writer, "_fsync", lambda path: events.append(("fsync", Path(path).name))
+    )
     _calls_before_swap(monkeypatch, events)
     files = [(f"a/{k}.csv", b"x") for k in range(20)]
     folder_writer.replace_folder(tmp_path / "out", files, "test export", {"a"})
@@ -123,7 +126,7 @@ def test_without_syncfs_every_file_and_folder_is_synced_before_the_swap(
     folder_writer.replace_folder(tmp_path / "out", files, "test export", {"a", "3.csv"})
     assert events[-1][0] == "swap"
     staging = events[-1][1]
-    synced = {str(path.relative_to(staging)) for _, path in events[:-1]}
+    synced = {str(Path(path).relative_to(staging)) for _, path in events[:-1]}
     assert synced == {"a/1.csv", "a/b/2.csv", "3.csv", ".", "a", "a/b"}
 
 

@@ -70,3 +70,37 @@ def test_rows_and_from_rows_round_trip():
         Table.from_rows(("x", "y"), [("a",)])
     with pytest.raises(ValueError):
         Table(("x", "y"), [["a"], ["b", "c"]])
+
+
+@pytest.mark.parametrize("chunk_rows", [1, 4, 7, 500])
+@pytest.mark.parametrize("first_repeated", [True, False])
+def test_small_lookups_with_their_separators_in_their_texts_match_the_row_writer(
+    chunk_rows, first_repeated
+):
+    """A lookup whose table is small beside its rows carries the text after its cell in each
+    of its texts (a row's end and the next row's start when it comes last): the same bytes,
+    the last row of each file ending the file, whether the row starts with a repeated column
+    (a text before the first cell) or with a lookup."""
+    n = 61
+    columns = [
+        Lookup(["x", "y,z", "=q"], np.arange(n) % 3),  # numpy keys into a list: folded
+        Repeat("planned", n),
+        [f"label {k}" for k in range(n)],  # formatted per block: its separator stays apart
+        Lookup({"a": "-a", "b": "b"}, ["a", "b", "b"] * 20 + ["a"]),  # a dict: folded
+        Lookup(list(AWKWARD), np.arange(n) % len(AWKWARD)),  # last: the row's end folded in
+    ]
+    header = ("k", "status", "label", "d", "last")
+    if first_repeated:
+        columns.insert(0, Repeat("site", n))
+        header = ("site", *header)
+    _same(Table(header, columns), chunk_rows)
+
+
+def test_a_large_lookup_keeps_its_separator_apart():
+    """A table about as long as its rows (a text per cable) is not copied with the separator:
+    the same bytes either way."""
+    n = 12
+    table = Table(
+        ("a", "b"), [Lookup([f"t{k}" for k in range(n)], np.arange(n)[::-1]), Repeat("z", n)]
+    )
+    _same(table, 5)

@@ -231,3 +231,40 @@ def test_a_name_near_the_file_system_limit_stays_writable(tmp_path):
     write_file(target, b"old")
     write_file(target, b"new")
     assert os.listdir(tmp_path) == [target.name] and target.read_bytes() == b"new"
+
+
+def test_many_files_are_all_written_in_the_order_made(tmp_path):
+    """The files go to writer threads as they are made: every one lands whole, in its
+    sub-folder, and the paths come back in the order the files were made."""
+    files = [(f"sub{k % 3}/f{k:03d}.csv", b"%d," % k * (k + 1)) for k in range(60)]
+    ours = {"sub0", "sub1", "sub2"}
+    paths = replace_folder(tmp_path / "out", iter(files), "test export", ours)
+    assert [str(p.relative_to(tmp_path / "out")) for p in paths] == [name for name, _ in files]
+    assert contents(tmp_path / "out") == dict(files)
+
+
+def test_a_failed_file_write_keeps_the_previous_folder_and_leaves_no_staging(tmp_path, monkeypatch):
+    """A write failing on a writer thread (a full disk at the 30th file) fails the export
+    with a sentence, after the writes under way end: the old folder is whole, nothing else is
+    left beside it, and the files made after the failure are not asked for."""
+    folder = tmp_path / "out"
+    export(folder, "old")
+    write_file = folder_writer._write_file
+    made = []
+
+    def full_at_30(path: str, data: bytes) -> None:
+        if path.endswith("f029.csv"):
+            raise OSError(28, "No space left on device")
+        write_file(path, data)
+
+    def files():
+        for k in range(200):
+            made.append(k)
+            yield f"sub/f{k:03d}.csv", b"x" * 100
+
+    monkeypatch.setattr(folder_writer, "_write_file", full_at_30)
+    with pytest.raises(ExportError, match="No space left on device"):
+        replace_folder(folder, files(), "test export", OURS)
+    assert contents(folder) == OLD
+    assert os.listdir(tmp_path) == ["out"]
+    assert len(made) < 200

@@ -312,31 +312,55 @@ def test_a_chunk_with_anything_to_escape_or_clean_is_not_plain(part):
     assert xlsx_columns._inline_plain_cells(part) is None
 
 
-@pytest.mark.parametrize("with_numbers", [True, False])
+def _cell_by_cell(columns: list[list], row0: int) -> bytes:
+    """The rows of ``columns`` made one cell at a time (the reference): each value's cell,
+    with its ``r`` when the cell before it in the row was left out."""
+    out = []
+    for i, row in enumerate(zip(*columns, strict=True)):
+        cells, after_gap = [], False
+        for c, value in enumerate(row):
+            cell = xlsx_columns.cell_bytes(value)
+            if cell and after_gap:
+                cell = b'<c r="%s%d"' % (xlsx_columns.column_letter(c + 1).encode(), row0 + i)
+                cell += xlsx_columns.cell_bytes(value)[2:]
+            cells.append(cell)
+            after_gap = not cell
+        out.append(b'<row r="%d">' % (row0 + i) + b"".join(cells) + b"</row>")
+    return b"".join(out)
+
+
 @pytest.mark.parametrize(
     "parts",
     [
-        [["A001", "B2"], ["su1-node01", ""], ["p1/1 to p2/2", 'x=y "q"']],
-        [["only-one"]],
+        [["A001", "B2", "C3"], ["su1-node01", "", "x"], ["p1/1 to p2/2", 'x=y "q"', "z"]],
+        [["only-one", "two", "three"]],
+        [["Bâtiment-é", "zone Ω 2", "c"], ["a", "b", "c"]],  # printable, not ASCII
     ],
 )
-def test_a_run_of_inline_columns_is_its_columns_cells_side_by_side(parts, with_numbers):
-    """One join and one split for the row's opening tag and every cell of the run: the same
-    bytes as the opening tags and each column's cells, row by row."""
-    numbers = [str(7 + i) for i in range(len(parts[0]))] if with_numbers else None
-    lanes = [xlsx_columns._row_opens(numbers)] if numbers else []
-    lanes += [xlsx_columns._inline_plain_cells(part) for part in parts]
-    want = [b"".join(cells) for cells in zip(*lanes, strict=True)]
-    assert xlsx_columns._inline_run_cells(parts, numbers) == want
+def test_a_chunk_of_plain_inline_columns_is_its_cells_one_by_one(parts, monkeypatch):
+    """Plain inline text goes into the chunk's one join as it is, between the tags every row
+    repeats: the same bytes as each value's own cell."""
+    monkeypatch.setattr(xlsx_columns, "_SAMPLE_ROWS", 4)
+    rows = xlsx_columns.SheetRows(parts, 7, {})
+    assert all(column.inline_plain for column in rows._encoded)
+    for chunk_rows in (1, 2, 3):
+        assert b"".join(rows.chunks(0, 3, chunk_rows)) == _cell_by_cell(parts, 7)
 
 
 @pytest.mark.parametrize(
-    "bad", [" lead", "trail ", "a&b", "x<y", "y>x", "bell\x07", "é", "del\x7f", "nul\x00", None, 5]
+    "bad",
+    [" lead", "trail ", "a&b", "x<y", "y>x", "bell\x07", "é\x01", "del\x7f", "nul\x00", None, 5],
 )
-def test_a_run_with_anything_but_plain_ascii_text_is_left_to_its_columns(bad):
-    parts = [["a1", "a2", "a3"], ["b1", bad, "b3"]]
-    assert xlsx_columns._inline_run_cells(parts, ["2", "3", "4"]) is None
-    assert xlsx_columns._inline_run_cells(parts, None) is None
+def test_a_chunk_with_anything_but_plain_text_is_made_cell_by_cell(bad, monkeypatch):
+    """A value to escape, clean, leave out or write as a number: that column's cells of the
+    chunk are made one by one (the others still go in as text), the same bytes as the
+    reference, a cell after a left-out one with its ``r``."""
+    monkeypatch.setattr(xlsx_columns, "_SAMPLE_ROWS", 2)
+    parts = [["a1", "a2", "a3", "a4"], ["b1", "b2", bad, "b4"], ["c1", "c2", "c3", "c4"]]
+    rows = xlsx_columns.SheetRows(parts, 2, {})
+    assert all(column.inline_plain for column in rows._encoded)
+    got = b"".join(rows.chunks(0, 4, 2))
+    assert got == _cell_by_cell(parts, 2)
 
 
 def test_a_run_of_inline_columns_after_a_left_out_cell_reads_back_in_its_columns(monkeypatch):

@@ -179,27 +179,74 @@ def iter_table_chunks(table: Table, chunk_rows: int) -> Iterator[bytes]:
         for i in range(0, n, chunk_rows):
             yield (head + "\r\n" + "".join(lines[i : i + chunk_rows])).encode("utf-8")
         return
-    # Per row: cell, literal, cell, ..., cell, separator (the row's end and the next's start)
-    m = len(cells)
-    pattern: list[str | None] = []
-    for j in range(m):
-        pattern.extend((None, literals[j + 1] if j < m - 1 else last + first))
+    # Per row: cell, literal, cell, ..., cell, separator (the row's end and the next's start).
+    # A lookup's literal is put at the end of each of its texts (_folded) instead: one piece
+    # a cell, not two, in the list a chunk is joined from (a zoned XL cable file's rows were
+    # 22 pieces, now 12).
+    pattern, places = _row_pattern(cells, [*literals[1:-1], last + first], n)
+    # The row's last piece, in the last row of a chunk: the file's end (not the next row's
+    # start), cut from the cell text when the literal is folded into it
+    tail = pattern[-1] is None and len(first)
     # One chunk's rows laid out at a time (a flat list of every row was ~40 MB at XL), the
     # cells of BLOCK_CHUNKS chunks made at a time (every column's at once were ~150 MB at the
     # peak of a zoned XL export, 1.2 M cables)
-    step = 2 * m
+    step = len(pattern)
     block = chunk_rows * BLOCK_CHUNKS
     for b in range(0, n, block):
         block_cells = [_block_cells(kind, data, b, min(n, b + block)) for kind, data in cells]
         for i in range(b, min(n, b + block), chunk_rows):
             rows = min(n, i + chunk_rows) - i
             flat = pattern * rows
-            for j, column_cells in enumerate(block_cells):
-                flat[2 * j :: step] = column_cells[i - b : i - b + rows]
-            flat[-1] = last  # the last row ends the file, and the header comes first:
-            flat.insert(0, opening)  # the chunk's text made by one join (not joined again)
+            for place, column_cells in zip(places, block_cells, strict=True):
+                flat[place::step] = column_cells[i - b : i - b + rows]
+            # The last row ends the file, and the header comes first: the chunk's text made
+            # by one join (not joined again)
+            if pattern[-1] is not None:
+                flat[-1] = last
+            elif tail:
+                flat[-1] = cast(str, flat[-1])[:-tail]
+            flat.insert(0, opening)
             # Every None (a cell's place) now holds that cell's text.
             yield "".join(cast(list[str], flat)).encode("utf-8")
+
+
+def _row_pattern(cells: list, literals: list[str], rows: int) -> tuple[list, list[int]]:
+    """A row's pieces (a literal text, or None where a cell goes) and each column's place in
+    them, for ``cells`` (pieces of :func:`_prepared`, each followed by its literal); a cell
+    piece whose literal is folded into its texts (:func:`_folded`) is replaced in ``cells``."""
+    pattern: list[str | None] = []
+    places = []
+    for j, literal in enumerate(literals):
+        places.append(len(pattern))
+        pattern.append(None)
+        kind, data = cells[j]
+        folded = _folded(kind, data, literal, rows)
+        if folded is None:
+            pattern.append(literal)
+        else:
+            cells[j] = folded
+    return pattern, places
+
+
+def _folded(kind: str, data, literal: str, rows: int) -> tuple[str, object] | None:
+    """A lookup piece of :func:`_prepared` with ``literal`` at the end of each of its texts,
+    when its table is small beside the ``rows`` it serves (a text made per table entry saves
+    a piece per row); None otherwise (a column formatted per block, a large table)."""
+    if kind == "table":
+        table, keys = data
+        if len(table) * 4 > rows:
+            return None
+        texts = np.empty(len(table), dtype=object)
+        texts[:] = [text + literal for text in table.tolist()]
+        return "table", (texts, keys)
+    if kind == "lookup":
+        text, keys = data
+        if len(text) * 4 > rows:
+            return None
+        if isinstance(text, dict):
+            return "lookup", ({k: v + literal for k, v in text.items()}, keys)
+        return "lookup", ([v + literal for v in text], keys)
+    return None
 
 
 def _prepared(kind: str, data) -> tuple[str, object]:

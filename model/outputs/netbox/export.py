@@ -578,7 +578,8 @@ EXPORT_ENTRIES = frozenset(
 def write_netbox_dir(directory: str | Path, export: NetBoxTables) -> list[Path]:
     """Write the export folder (creating it and its sub-folders); returns the paths written.
 
-    Each file is made and written in turn (:func:`netbox_file_stream`); this is the one place
+    Each file is made in turn (:func:`netbox_file_stream`) and written by a writer thread
+    while the next is made (``model.outputs.writers.folder_writer``); this is the one place
     that writes them. The folder is replaced as a whole (``model.outputs.writers.folder_writer``): a
     failure leaves the previous export complete, and a folder holding other files is refused.
     """

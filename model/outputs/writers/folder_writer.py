@@ -24,8 +24,9 @@ import re
 import shutil
 import sys
 import tempfile
+from collections import deque
 from collections.abc import Callable, Collection, Iterable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from model.files.output_file import lock, remove_stale_siblings, sync_folder, temp_prefix
@@ -35,6 +36,8 @@ from model.outputs.writers import ExportError
 # replacing them is what the user asked for.
 _OLD_EXPORT_FILE = re.compile(r"(00_README\.txt|\d\d_[\w-]+\.csv)")
 _WRITERS = 8  # threads syncing or unlinking files where that is one call per file (disk waits)
+_FILE_WRITERS = 2  # threads creating and writing the files while the next ones are made
+_IN_FLIGHT = 8  # files made and not yet written, at most
 
 
 def replace_folder(
@@ -90,31 +93,43 @@ def replace_folder(
     return [directory / relative for relative in written]
 
 
-def _write_all(staging: Path, staging_fd: int, files: Iterable[tuple[str, bytes]]) -> list[Path]:
+def _write_all(staging: Path, staging_fd: int, files: Iterable[tuple[str, bytes]]) -> list[str]:
     """Write every file into ``staging`` as it is made, then make them all durable at once
-    (:func:`_sync_all`); returns their relative paths. Each file is written before the next is
-    made, so memory holds one file, not the folder; the first error is raised here.
-    ``staging_fd`` is the folder opened before any file was written: ``syncfs`` reports the
-    write-back errors of its file system since that descriptor was opened."""
-    folders = {staging}
-    written: list[Path] = []
-    for relative, data in files:
-        path = staging / relative
-        if path.parent not in folders:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            folders.add(path.parent)
-        _write_file(path, data)
-        written.append(Path(relative))
-    _sync_all(staging_fd, [staging / relative for relative in written], folders)
+    (:func:`_sync_all`); returns their relative paths. Each file is handed to a writer thread
+    as soon as it is made, and at most ``_IN_FLIGHT`` wait for theirs, so memory holds a few
+    files, not the folder; the first error is raised here, after the writes under way end.
+    Why threads: creating a file costs the kernel ~0.4 ms on our VMs (3,400 files of a zoned
+    XL export: ~1.4 s), time in which ``open`` releases the interpreter lock; a writer thread
+    pays it while this thread makes the next file. ``staging_fd`` is the folder opened before
+    any file was written: ``syncfs`` reports the write-back errors of its file system since
+    that descriptor was opened."""
+    root = os.fspath(staging)
+    folders = {root}
+    written: list[str] = []
+    pending: deque[Future] = deque()
+    with ThreadPoolExecutor(max_workers=_FILE_WRITERS) as pool:
+        for relative, data in files:
+            path = os.path.join(root, relative)
+            folder = os.path.dirname(path)
+            if folder not in folders:  # made here, before any file in it is handed over
+                os.makedirs(folder, exist_ok=True)
+                folders.add(folder)
+            pending.append(pool.submit(_write_file, path, data))
+            written.append(relative)
+            while len(pending) > _IN_FLIGHT:
+                pending.popleft().result()
+        for future in pending:
+            future.result()
+    _sync_all(staging_fd, [os.path.join(root, relative) for relative in written], folders)
     return written
 
 
-def _write_file(path: Path, data: bytes) -> None:
+def _write_file(path: str, data: bytes) -> None:
     with open(path, "wb") as handle:
         handle.write(data)
 
 
-def _sync_all(staging_fd: int, paths: list[Path], folders: Collection[Path]) -> None:
+def _sync_all(staging_fd: int, paths: list[str], folders: Collection[str]) -> None:
     """Every file and folder of the staging folder on the disk before it is swapped in.
 
     Why one call: an fsync per file made the file system commit its journal once per file
@@ -137,7 +152,7 @@ def _sync_all(staging_fd: int, paths: list[Path], folders: Collection[Path]) -> 
             pass
 
 
-def _fsync(path: Path) -> None:
+def _fsync(path: str) -> None:
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
