@@ -199,8 +199,19 @@ class _EndCodes:
         self.port_names = list(port_code)
 
     def distinct_ports(self) -> int:
-        """How many distinct (device, port) pairs the ends name."""
-        return int(unique_sorted(self.device * max(len(self.port_names), 1) + self.port).size)
+        """How many distinct (device, port) pairs the ends name.
+
+        Counted by marking each pair's code in a table of every possible code where that
+        table is not much larger than the ends (~2 ms for XL's 786k ends, where listing the
+        distinct codes, ``unique_sorted``, was ~6-15 ms); sorted otherwise."""
+        width = max(len(self.port_names), 1)
+        codes = self.device * width + self.port
+        span = len(self.device_ids) * width
+        if span > 16 * len(codes) + 4096:
+            return int(unique_sorted(codes).size)
+        present = np.zeros(span, dtype=bool)
+        present[codes] = True
+        return int(np.count_nonzero(present))
 
 
 _ID = attrgetter("id")
