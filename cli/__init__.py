@@ -108,6 +108,12 @@ def run_cli(argv: list[str]) -> int:
 
         return open_editor(argv)
     args = build_parser(argv[0] if argv[0] in COMMANDS else None).parse_args(argv)
+    from cli.process_exit import is_own_process
+
+    if is_own_process():
+        from cli.heap_reuse import reuse_freed_heap
+
+        reuse_freed_heap()  # the command's freed arrays reused, not faulted in again
     module = importlib.import_module(COMMANDS[args.command])
     try:
         return module.run(args)

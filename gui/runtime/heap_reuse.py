@@ -9,9 +9,9 @@ the job's median 69-90 ms against 62 ms when the memory is reused. With a fixed 
 those sizes and freed memory kept up to ``TRIM_BYTES`` at the top of the heap, the next edit's
 arrays land in pages the process already has (0 faults per job).
 
-Only the editor does this: a headless command makes each array once and exits, and there the
-heap's ``calloc`` must clear reused memory that a fresh mapping gets zeroed for free (measured:
-``schedule`` and ``analyze`` 10-20 % slower), so the CLI keeps glibc's defaults. The resident
+A headless command sets the same thresholds in ``main.py``'s own process
+(:mod:`cli.heap_reuse`, with its own measurement: less CPU at XL, where an earlier measurement
+had found ``schedule`` and ``analyze`` 10-20 % slower). The resident
 size may stay up to ``TRIM_BYTES`` above what is live after a large operation; the peak does
 not grow (see the pipeline benchmark's peak). Other C libraries (macOS, Windows, musl) are left
 as they are.

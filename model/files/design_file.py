@@ -18,7 +18,7 @@ import msgspec
 
 from model.catalog.components import CatalogError, CatalogFile
 from model.design import limits
-from model.design.bulk_load import add_loaded_links
+from model.design.bulk_load import add_loaded_devices, add_loaded_links
 from model.design.design import Design, DesignError
 from model.design.entities import (
     ENTITY_KINDS,
@@ -375,8 +375,8 @@ def build_design(
 ) -> Design:
     """Check references (unique ids, racks, types, ports) and build the Design; raises
     :class:`DesignFileError` listing every record that does not fit. ``bulk=False`` adds the
-    links through the edit API's ``add_links`` (the one-at-a-time reference the tests compare
-    the bulk path of :mod:`model.design.bulk_load` with)."""
+    devices and links through the edit API's ``add_devices`` and ``add_links`` (the reference
+    the tests compare the bulk path of :mod:`model.design.bulk_load` with)."""
     design, problems = _build(
         document, source, _identity_indices(document), keep_going=False, bulk=bulk
     )
@@ -395,7 +395,7 @@ def _build(
 ) -> tuple[Design, list[LoadProblem]]:
     """The design and the records it refused. Without ``keep_going`` the records after a
     refused section are not added (the design is thrown away), but every bad record of that
-    section is still reported. With ``bulk`` the links are first tried with the whole-set
+    section is still reported. With ``bulk`` the devices and links are first tried with the whole-set
     checks of :mod:`model.design.bulk_load`; any refusal falls to the one-at-a-time path below, which
     words it, so a bad file's messages do not depend on ``bulk``."""
     try:
@@ -422,6 +422,8 @@ def _build(
         try:
             if bulk and key == "links":
                 add_loaded_links(design, records)
+            elif bulk and key == "devices":
+                add_loaded_devices(design, records)
             else:
                 method(records, fields_checked=True)  # the decoder just enforced the ranges
             continue

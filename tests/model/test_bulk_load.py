@@ -112,3 +112,48 @@ def test_bad_file_gives_the_same_error_through_both_paths(pod, case):
     # The salvage path (open without the bad links) drops the same records either way.
     salvaged = salvage_design_bytes(data)
     assert [p.json_path for p in salvaged.dropped] == [p.json_path for p in single_error.problems]
+
+
+def _mutate_devices(doc):
+    devices = doc["devices"]
+    return {
+        "duplicate device id": lambda: devices[1].__setitem__("id", devices[0]["id"]),
+        "device id of a rack": lambda: devices[2].__setitem__("id", doc["racks"][0]["id"]),
+        "unknown rack": lambda: devices[1].__setitem__("rack", "no-such-rack"),
+        "unknown type": lambda: devices[3].__setitem__("type", "no-such-type"),
+        "one U taken twice": lambda: devices[1].update(
+            rack=devices[0]["rack"], u=devices[0]["u"] + 1
+        ),
+        "unknown breakout group": lambda: devices[4].__setitem__("breakout", {"zz": 2}),
+    }
+
+
+@pytest.mark.parametrize("case", list(_mutate_devices({"devices": [{}], "racks": [{}]})))
+def test_bad_device_gives_the_same_error_through_both_paths(pod, case):
+    doc = json.loads(design_to_bytes(pod))
+    _mutate_devices(doc)[case]()
+    data = json.dumps(doc).encode()
+    errors = []
+    for bulk in (True, False):
+        with pytest.raises(DesignFileError) as caught:
+            build_design(parse_document(data), bulk=bulk)
+        errors.append(caught.value)
+    bulk_error, single_error = errors
+    assert bulk_error.problems == single_error.problems
+    assert bulk_error.json_path.startswith("$.devices[")
+    # The salvage path drops the same devices (and, with them, the links they held).
+    salvaged = salvage_design_bytes(data)
+    dropped = [p.json_path for p in salvaged.dropped if p.json_path.startswith("$.devices[")]
+    assert dropped == [p.json_path for p in single_error.problems]
+
+
+def test_devices_stacked_without_a_gap_load_through_both_paths(pod):
+    """A device whose bottom U is the U above another's top takes no U of it."""
+    doc = json.loads(design_to_bytes(pod))
+    low, high = doc["devices"][0], doc["devices"][1]
+    assert low["rack"] == high["rack"]
+    height = pod.device_type(low["id"]).u_height
+    high["u"] = low["u"] + height
+    bulk, single = _both(json.dumps(doc).encode())
+    assert bulk == single
+    assert json.loads(bulk)["devices"][1]["u"] == low["u"] + height
