@@ -41,6 +41,7 @@ from model.engine.tray_sweeps import (
 
 MAX_DENSE_NODES = 4000  # the rows are nodes x sources floats (up to 128 MB at this size)
 _BLOCK_SOURCES = 64  # sources whose predecessors are worked out together (RowCarry._preds)
+_BLOCK_CELLS = 1 << 21  # float cells of one step's temporaries in RowCarry._relax (~16 MB)
 
 
 class RowCarry:
@@ -131,8 +132,19 @@ class RowCarry:
         into[self.eu, slot], weight[self.eu, slot] = self.ev, self.ew
         padded = np.vstack([dist, np.full((1, cols), np.inf)])
         neighbours = [into[u, : counts[u]].tolist() for u in range(n)]
+        # A wave's step makes (nodes x width x sources) temporaries, and ``width`` is the
+        # busiest node's degree: a hall of many short separate trays has waves of half its
+        # nodes, and one crossing of four trays pads them all to 8 (review16: 3,989 nodes,
+        # 1.4 GB). A wave is looked at in blocks of ~16 MB of such temporaries instead: its
+        # nodes are no neighbours, so block after block is the same sweep (XL's waves of ~11
+        # nodes are never cut).
+        block = max(1, _BLOCK_CELLS // max(width * cols, 1))
         sweeps = [
-            [(wave, into[wave], weight[wave][:, :, None]) for wave in _waves(order, neighbours)]
+            [
+                (part, into[part], weight[part][:, :, None])
+                for wave in _waves(order, neighbours)
+                for part in (wave[lo : lo + block] for lo in range(0, len(wave), block))
+            ]
             for order in corner_orders(self.node_xy)
         ]
         # Each node's clock (one tick a wave looked at) when it last fell and last looked;
@@ -144,7 +156,10 @@ class RowCarry:
         for sweep in range(4 * n + 4):  # each sweep that lowers a value settles a node more
             fell_any = False
             for wave, ways, w in sweeps[sweep % len(sweeps)]:
-                woken = (fell_at[ways] > looked_at[wave][:, None]).any(axis=1)
+                # ">=": a neighbour that fell in the tick this node last looked cannot be one of
+                # its wave (no two are neighbours) unless an edge is one-way; the graph's are
+                # not, but then it is looked at again rather than left above its least value.
+                woken = (fell_at[ways] >= looked_at[wave][:, None]).any(axis=1)
                 if not woken.all():
                     if not woken.any():
                         continue
@@ -205,7 +220,7 @@ def _waves(order: list[int], neighbours: list[list[int]]) -> list[np.ndarray]:
     nodes = np.array([u for u in order if neighbours[u]], dtype=np.int64)
     waves = np.array(wave_of, dtype=np.int64)[nodes]
     nodes = nodes[np.argsort(waves, kind="stable")]
-    ends = np.cumsum(np.bincount(waves)).tolist()
+    ends = np.cumsum(np.bincount(waves, minlength=1)).tolist()  # no node with an edge: []
     return [nodes[lo:hi] for lo, hi in zip([0, *ends[:-1]], ends, strict=True) if hi > lo]
 
 

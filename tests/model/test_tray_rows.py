@@ -8,6 +8,7 @@ fresh search of the new graph gives, or the carry must decline.
 from __future__ import annotations
 
 import random
+import sys
 
 import numpy as np
 from hypothesis import given, settings
@@ -158,3 +159,64 @@ def test_waves_hold_no_two_neighbours_and_follow_the_order():
         for u, v in edges:
             first, then = (u, v) if place[u] < place[v] else (v, u)
             assert wave_of[first] < wave_of[then]
+
+
+def test_waves_of_nodes_without_an_edge_are_none():
+    """A graph whose nodes have no edge (one tray of a single point) has no wave to look at
+    (review16: `_waves` raised on an empty count)."""
+    from model.engine.tray_rows import _waves
+
+    assert _waves([0], [[]]) == []
+    assert _waves([2, 0, 1], [[], [], []]) == []
+
+
+def test_carried_rows_of_many_short_trays_and_one_crossing_stay_exact_in_bounded_steps(
+    monkeypatch,
+):
+    """A hall of many short separate trays and one crossing of four (width 8, waves of half
+    the nodes): the carried rows equal a fresh search, and no relaxation step holds more than
+    the block cap of cells (review16: one step of 1,994 nodes x 8 x 3,989 sources, 1.4 GB)."""
+    from model.engine import tray_rows
+
+    hall = Hall(outline=[(0.0, 0.0), (60.0, 0.0), (60.0, 60.0), (0.0, 60.0)])
+    trays = [
+        Tray(
+            id=f"t{i}",
+            points=[
+                (1.0 + (i % 20) * 1.2, 1.0 + (i // 20) * 2.0),
+                (1.5 + (i % 20) * 1.2, 1.0 + (i // 20) * 2.0),
+            ],
+        )
+        for i in range(200)
+    ]
+    trays += [
+        Tray(id="x1", points=[(55.0, 52.0), (59.0, 52.0)]),
+        Tray(id="x3", points=[(55.0, 50.0), (59.0, 54.0)]),
+        Tray(id="x4", points=[(55.0, 54.0), (59.0, 50.0)]),
+        Tray(id="x2", points=[(57.0, 50.0), (57.0, 54.0)]),
+    ]
+    old = TrayGraph(trays, hall, 0.05, all_pairs_max_nodes=0)
+    old.rows(np.arange(old.node_count))
+    trays[-1] = Tray(id="x2", points=[(57.0, 49.0), (57.0, 54.0)])  # an end dragged 1 m
+    cap = 4096
+    monkeypatch.setattr(tray_rows, "_BLOCK_CELLS", cap)
+    steps: list[int] = []
+    real_min = np.minimum
+
+    def counted_minimum(a, b, *args, **kwargs):
+        if sys._getframe(1).f_code.co_name == "_relax":  # a relaxation step's new values
+            steps.append(int(np.size(a)))
+        return real_min(a, b, *args, **kwargs)
+
+    monkeypatch.setattr(tray_rows.np, "minimum", counted_minimum)
+    carried = TrayGraph(trays, hall, 0.05, all_pairs_max_nodes=0)
+    carried.carry_rows(old)
+    got, _ = carried.rows(np.arange(carried.node_count))
+    monkeypatch.setattr(tray_rows.np, "minimum", real_min)
+    fresh, _ = TrayGraph(trays, hall, 0.05, all_pairs_max_nodes=0).rows(
+        np.arange(carried.node_count)
+    )
+    assert carried._carry is not None and steps, "the rows were not carried"
+    np.testing.assert_array_equal(got, fresh)
+    width, cols = 8, carried.node_count  # a step of one node is the least there can be
+    assert max(steps) * width <= max(cap, width * cols)
