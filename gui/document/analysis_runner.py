@@ -35,10 +35,12 @@ and ~3 ms of the GUI thread's between the analysis and the panel, after a tray-c
 from __future__ import annotations
 
 import gc
+import threading
 import time
 import traceback
 import weakref
 from collections.abc import Set as AbstractSet
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
@@ -68,6 +70,9 @@ from model.structured.layout import StructuredLayout
 # 150 ms of DESIGN.md after a single edit); edits following it closer together than this make
 # one more analysis (keyboard nudges, a burst of undo), as do edits made while a job runs.
 DEBOUNCE_MS = 40
+# The longest a job's second step (bundles, stretches, histogram) waits for the GUI thread to
+# take its report before going on anyway.
+REPORT_WAIT_S = 0.5
 
 
 @dataclass
@@ -137,14 +142,22 @@ class _Job(QRunnable):
         self.setAutoDelete(False)
         self.superseded = False  # set on the GUI thread when a newer edit comes
         self.started = 0.0  # perf_counter when run() began
+        # Set on the GUI thread once it has taken the report (published it or not): the
+        # bundles, stretches and histogram wait for it (see _compute).
+        self.report_taken = threading.Event()
+        # The GUI thread's collector waits for the job (what it makes is frozen when the result
+        # is published, see _publish) from now, not from when run() begins: a collector tick
+        # due during the snapshot ran as soon as it was handed over, before the worker took
+        # the GIL, and found the job not started (once a full collection, ~0.12 s of the GUI
+        # thread's CPU at XL, which the worker then waited for). Ended by run().
+        self._collector_wait = ExitStack()
+        self._collector_wait.enter_context(collector_waits())
 
     def run(self) -> None:
         started = self.started = time.perf_counter()
         work = self.work
         try:
-            # The GUI thread's collector waits for the job (what it makes is frozen when the
-            # result is published, see _job_done).
-            with collector_waits():
+            with self._collector_wait:  # entered when the job was made
                 result, error = self._compute(work), ""
         except Exception:  # noqa: BLE001 - reported; the analyzer is dropped
             result, error = None, traceback.format_exc(limit=6)
@@ -181,6 +194,10 @@ class _Job(QRunnable):
         # The panel's figures go out now; what only the plan and the charts show follows.
         early = (report, tiers, structured, findings, fabrics, names)
         self.signals.reported.emit(work.revision, early, time.perf_counter() - self.started)
+        # The rest waits (the GIL released) until the GUI thread has taken the report: run at
+        # once, it held the GIL in turns with the publish and the panels' updates, which the
+        # panel being fresh waits for. Bounded, so a GUI thread busy elsewhere delays nothing.
+        self.report_taken.wait(REPORT_WAIT_S)
         bundles = analyzer.cables_by_tray(medium_bundle_group) if work.plant is not None else {}
         lengths = length_histogram(work.plant) if work.plant is not None else None
         used = analyzer.used_stretches() if work.plant is not None else {}
@@ -319,6 +336,8 @@ class AnalysisRunner(QObject):
             # document does): re-routing it here held the GUI thread for seconds at XL.
             self.feed.offload_trays = False
         self._timer.stop()
+        if self._job is not None:
+            self._job.report_taken.set()  # its report will not be taken: no wait for it
         self._signals.done.disconnect(self._job_done)
         self._signals.reported.disconnect(self._job_reported)
         self._signals.rerouted.disconnect(self._job_rerouted)
@@ -435,7 +454,15 @@ class AnalysisRunner(QObject):
     def _job_reported(self, revision: int, early: tuple, seconds: float) -> None:
         """The job in flight made its report: published now when _job_done would publish it
         (the current revision's, its re-route adopted), its bundles, stretches and histogram
-        to follow; otherwise _job_done decides, as for a job that reports once."""
+        to follow; otherwise _job_done decides, as for a job that reports once. Either way the
+        job then goes on with them (it waits until here)."""
+        try:
+            self._take_report(revision, early, seconds)
+        finally:
+            if self._job is not None:
+                self._job.report_taken.set()
+
+    def _take_report(self, revision: int, early: tuple, seconds: float) -> None:
         work = self._work
         if (
             self._closed

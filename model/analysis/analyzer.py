@@ -32,7 +32,6 @@ from model.analysis.devices import (
     DeviceFigures,
     RackPowerSums,
     device_figures,
-    switches_off_the_tiers,
 )
 from model.analysis.entry_checks import entry_findings
 from model.analysis.fabrics import fabric_figures
@@ -161,6 +160,7 @@ class Analyzer(KeptFigures):
         self._kept_per_topology: dict[str, tuple] = {}
         self._topo_findings = None  # (topology, bandwidth, target, findings)
         self._cut: tuple | None = None  # (topology, bisection, its cut_json)
+        self._off_tiers = None  # (topology, device figures, switches off the tiers)
         self._allreduce_figures = None  # (collectives, settings key, CollectiveFigures)
         self._pending_links: set[str] = set()
         self._racks_moved = False  # a rack moved or changed since the last report
@@ -187,7 +187,7 @@ class Analyzer(KeptFigures):
         self.design, self.plant = design, plant
         for change in changes:
             self._on_change(change)
-        if "trays" not in self._dirty:  # else every link is recounted (see _take_changes)
+        if not self._dirty & {"trays", "tray-spans"}:  # else recounted (see _take_changes)
             self._pending_links |= changed_links
         self._explicit = True
         return self.report()
@@ -236,7 +236,9 @@ class Analyzer(KeptFigures):
             else:
                 self._moved_racks = None
         if change.touches(TRAY_EVENTS):
-            self._dirty.add("trays")
+            # Trays alone: the routes' intervals are learnt again, the counts carried over
+            # (TrayFill.forget_spans); the hall (tray elevation, outline): all counted again.
+            self._dirty.add("tray-spans" if change.kinds <= TRAY_KINDS else "trays")
         # Links whose route or medium may have changed, whoever refreshes the plant. A moved
         # rack's links are not listed (at 393k links that read, or first built, the design's
         # device-to-links table on the worker): the tray fill finds every link whose route or
@@ -319,7 +321,7 @@ class Analyzer(KeptFigures):
             servers=len(servers),
             racks=len(design.racks),
             switches_by_tier=dict(self._switches_by_tier),
-            switches_off_tier=switches_off_the_tiers(design, dev.switch_ids, topo),
+            switches_off_tier=self._switches_off_the_tiers(design, dev, topo),
             links_total=len(topo.link_ids),
             links_by_tier=dict(self._links_by_tier),
             links_by_kind=media.by_kind,
@@ -393,9 +395,12 @@ class Analyzer(KeptFigures):
         self._refresh_plant_rows(topo)
         phys = self._physical_plant(topo)
         trays = tray_items(design)
+        respan = "tray-spans" in self._dirty
         if "trays" in self._dirty:
             self._trays.reset()
-            self._dirty.discard("trays")
+        elif respan:
+            self._trays.forget_spans()
+        self._dirty -= {"trays", "tray-spans"}
         # Structured: one layout for trays and channels, the physical plant's (same plant now).
         layout = None
         if self.plant and uses_structured(design):
@@ -413,7 +418,7 @@ class Analyzer(KeptFigures):
         self._refresh_device_findings(stages)
         topo, bw, _dev, _hops, _cut = self._stages()
         self._refresh_placement(stages)
-        if self._scale_up is None or changed is None or changed or racks_moved:
+        if self._scale_up is None or changed is None or changed or racks_moved or respan:
             self._scale_up = warn.scale_up_findings(design, topo, self.plant)
         typ, mx = self._rack_power_of(phys)
         findings = self._findings(topo, bw, phys, typ, mx, fill)
@@ -437,9 +442,9 @@ class Analyzer(KeptFigures):
         """The links to re-read from the plant (None: all, no event history to go by) and
         whether a rack moved since the last report; refreshes the plant when asked to."""
         followed = self._subscription is not None or self._explicit
-        # A tray edit starts the tray fill over, every link recounted: the links it re-routed
-        # are not gathered one by one (a corner drop on XL's busiest tray: 190k ids put in a set
-        # and copied, ~50-80 ms of the analysis).
+        # A tray edit recounts the tray fill by comparing the plant's rows with the counted
+        # ones: the links it re-routed are not gathered one by one (a corner drop on XL's
+        # busiest tray: 190k ids put in a set and copied, ~50-80 ms of the analysis).
         recount = "trays" in self._dirty
         changed: set[str] | None = set(self._pending_links) if followed and not recount else None
         self._pending_links.clear()

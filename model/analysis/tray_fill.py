@@ -29,6 +29,7 @@ from itertools import islice
 
 import numpy as np
 
+from model.analysis.tray_fill_loads import TrayLoad, carried_counts, in_key_order
 from model.analysis.tray_fill_spans import route_spans
 from model.analysis.tray_fill_undo import FillUndo, keeping, recorded
 from model.analysis.tray_levels import TrayLevels, net_cables
@@ -53,26 +54,6 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class TrayLoad:
-    """A tray's figures at their worst points: fill, weight against its load class, bend."""
-
-    fill_ratio: float
-    load_kg_per_m: float
-    load_limit_kg_per_m: float
-    load_at: tuple[float, float] | None
-    bend_radius_mm: float  # the largest minimum bend radius of a cable turning in this tray
-    corner_radius_mm: float
-
-    @property
-    def overloaded(self) -> bool:
-        return self.load_kg_per_m > self.load_limit_kg_per_m + 1e-12
-
-    @property
-    def bend_too_tight(self) -> bool:
-        return self.bend_radius_mm > self.corner_radius_mm + 1e-9
-
-
 class TrayFill:
     """Per-tray cable counts, recounted in full or updated for changed links."""
 
@@ -90,6 +71,20 @@ class TrayFill:
         self._row_medium = np.zeros(0, dtype=np.int64)  # per plant row: medium index, -1 none
         self._counts: Counter = Counter()  # (route id, medium index) -> links
         self._pair_rows: tuple[Counter, np.ndarray] | None = None  # its keys as an array
+        self._forget_spans()
+
+    def forget_spans(self) -> None:
+        """The trays were edited: every route's intervals are learnt again at the next update,
+        and the counts per (route, medium) are carried over to the plant's next route
+        generation when each plant row keeps its route id there (a tray edit moves no drop
+        point; see :func:`~model.analysis.tray_fill_loads.carried_counts`), only the rows
+        whose medium changed recounted: not every row counted again (~5 ms at XL)."""
+        self._forget_spans()
+        self._carry = True
+
+    def _forget_spans(self) -> None:
+        """Drop what was learnt of the routes' intervals and the figures swept from them."""
+        self._carry = False  # forget_spans(): the next update may carry the counts over
         self._span_route: list[int] = []  # flat: one row per (route, tray interval)
         self._span_tray: list[str] = []
         self._span_s0: list[float] = []
@@ -145,7 +140,14 @@ class TrayFill:
         # A snapshot of the plant (model.engine.snapshot) carries the live plant's identity.
         identity = getattr(plant, "plant_identity", id(plant))
         state = (identity, plant.route_generation, tuple(m.id for m in plant.media))
-        if (
+        carried = (
+            self._carry
+            and changed is not None
+            and rows_hint is None
+            and carried_counts(self, plant, state)
+        )
+        self._carry = False
+        if not carried and (
             changed is None
             or state != self._plant_state
             or len(self._row_route) != len(plant.link_ids)
@@ -170,6 +172,9 @@ class TrayFill:
                     media[near] != self._row_medium[near]
                 )
                 rows, new_routes = near[differ], near_routes[differ]
+            elif carried:  # every row's route id as counted (carried_counts compared them)
+                rows = np.flatnonzero(media != self._row_medium)
+                new_routes = self._row_route[rows]
             else:
                 routes = np.asarray(plant.route_keys(), dtype=np.int64)
                 rows = np.flatnonzero((routes != self._row_route) | (media != self._row_medium))
@@ -384,7 +389,7 @@ class TrayFill:
                 (minus.get(key, 0) for key in self._counts), dtype=np.int64, count=len(pairs)
             )
         live = count > 0
-        route, medium, count = pairs[live, 0], pairs[live, 1], count[live]
+        route, medium, count = in_key_order(pairs[live, 0], pairs[live, 1], count[live])
         if load is not None and load.plus:
             n_routes = max(n_routes, max(p[0] for p in load.plus) + 1)
         self._learn_spans(plant, n_routes)
@@ -395,10 +400,10 @@ class TrayFill:
         mass = np.bincount(route, weights[medium] * count, size).astype(float)
         bend = np.zeros(size)
         np.maximum.at(bend, route, np.array(bends + [0.0])[medium])
-        for route, area_m2, kg_per_m, bend_mm in load.plus if load is not None else ():
-            area[route] += area_m2
-            mass[route] += kg_per_m
-            bend[route] = max(bend[route], bend_mm)
+        for trunk_route, area_m2, kg_per_m, bend_mm in load.plus if load is not None else ():
+            area[trunk_route] += area_m2
+            mass[trunk_route] += kg_per_m
+            bend[trunk_route] = max(bend[trunk_route], bend_mm)
         turns = np.zeros(size, dtype=bool)
         turns[: len(self._turns)] = self._turns
         return area, mass, bend, turns
