@@ -6,7 +6,7 @@ the elements its channels share, and per leg what its cords' lengths read (moved
 from __future__ import annotations
 
 from itertools import chain
-from operator import attrgetter, itemgetter
+from operator import attrgetter
 
 import numpy as np
 
@@ -15,7 +15,6 @@ from model.structured.layout_records import StructuredLayout
 from model.structured.legs import LegLayer
 
 _LENGTH_M = attrgetter("length_m")
-_A, _B = itemgetter(0), itemgetter(1)
 
 
 def channel_legs(
@@ -74,8 +73,8 @@ def cord_distances(laid: LegLayer, distance) -> tuple[np.ndarray, np.ndarray]:
     """Every leg's cords' rack distances, A and B (float64, the legs in layout order): a cord
     runs from its device to the leg's end panel, in the device's rack or (a panel named in
     another rack) over to it, found once per path (``laid.paths``), and on to the panel's
-    patch rack where a leg's panel is in one (LegLayer's displace), added for all such legs
-    at once (a list per path was ~40 ms of a zoned XL layout)."""
+    patch rack where a leg's panel is in one (LegLayer's displace): one repeat per end, not
+    lists grown path by path that the cords made arrays again."""
     paths = laid.paths
     far_a: list[float] = []
     far_b: list[float] = []
@@ -85,22 +84,15 @@ def cord_distances(laid: LegLayer, distance) -> tuple[np.ndarray, np.ndarray]:
     n_legs = [end - start for start, end, *_ in paths]
     dist_a = np.repeat(np.asarray(far_a, dtype=np.float64), n_legs)
     dist_b = np.repeat(np.asarray(far_b, dtype=np.float64), n_legs)
-    # The legs that may have a panel in a patch rack (their paths'), and where they are in
-    # the columns (the paths' legs one after the other).
-    offs: list[tuple[float, float]] = []
-    spans: list[range] = []
+    # A path that may have a panel in a patch rack: where one has, that end's cord runs on
+    # to it (LegLayer's displace), its legs' distances written over the path's slice.
     at_leg = 0
-    for (start, end, displaced, *_), n in zip(paths, n_legs, strict=True):
-        if displaced:
-            offs += laid.cord_off_m[start:end]
-            spans.append(range(at_leg, at_leg + n))
+    for (start, end, displaced, *_), n, at_a, at_b in zip(paths, n_legs, far_a, far_b, strict=True):
+        offs = laid.cord_off_m[start:end] if displaced else []
+        if offs and offs.count((0.0, 0.0)) != n:
+            dist_a[at_leg : at_leg + n] = [at_a + off[0] if off[0] else at_a for off in offs]
+            dist_b[at_leg : at_leg + n] = [at_b + off[1] if off[1] else at_b for off in offs]
         at_leg += n
-    if offs:
-        at = np.fromiter(chain.from_iterable(spans), np.int64, len(offs))
-        for dist, way_of in ((dist_a, _A), (dist_b, _B)):
-            off = np.fromiter(map(way_of, offs), np.float64, len(offs))
-            # As ``far + off if off else far``: a way of 0.0 (or -0.0) adds nothing.
-            dist[at] = np.where(off != 0.0, dist[at] + off, dist[at])
     return dist_a, dist_b
 
 
