@@ -5,8 +5,10 @@ the elements its channels share, and per leg what its cords' lengths read (moved
 
 from __future__ import annotations
 
-from itertools import repeat
+from itertools import chain
 from operator import attrgetter
+
+import numpy as np
 
 from model.structured.channel_table import ChannelTable
 from model.structured.layout_records import StructuredLayout
@@ -23,67 +25,75 @@ def channel_legs(
     whether a leg may have a panel in a patch rack, and the racks, ends and shape they
     share).
 
-    Returns columns, one value per leg: (table leg, the cords' rack distances A and B, the
-    trunks' length, its members). ``lean``: only what the cords' lengths read (distances and
-    the trunks' length), no table leg (0) and no trunk leg: the findings' layout."""
-    leg_no: list[int] = []
-    dist_a: list[float] = []
-    dist_b: list[float] = []
+    Returns columns, one value per leg: (table leg and the cords' rack distances A and B as
+    arrays, the trunks' length, its members). ``lean``: only what the cords' lengths read
+    (distances and the trunks' length), no table leg (0) and no trunk leg: the findings'
+    layout."""
+    numbers: list[range] = []  # per path, its legs' numbers in the table
     trunk_sum: list[float] = []
     trunk_legs = layout.legs
     # A fresh layout's legs are laid's, in order (the paths' spans cover them): their links
     # are laid's own, set once, made only when read.
     fresh = not lean and not len(trunk_legs)
-    for start, end, displaced, racks, (rack_a, rack_b, cassettes), group in laid.paths:
-        n = end - start
-        cord_distances(laid, distance, start, end, displaced, racks, rack_a, rack_b, dist_a, dist_b)
+    for start, end, _, racks, (_, _, cassettes), group in laid.paths:
         # Each leg's trunks: its one trunk's element (most paths), or a list of them.
         single = len(racks) == 2
         trunks = laid.trunks[start:end, 0 if single else slice(len(racks) - 1)].tolist()
         if lean:
             # Most paths: each leg's one trunk (its sum), its length mapped in C
             trunk_sum += map(_LENGTH_M, trunks) if single else map(_trunks_m, trunks)
-            leg_no += repeat(0, n)
             continue
         trunk_ids, trunk_m, middles = leg_tuples(laid.nodes[start:end], trunks, single)
         links = None if fresh else laid.link_ids.made()[start:end]
         trunk_legs.add(links, laid.holders[start:end], trunk_ids, cassettes)
-        leg_no += table.add_legs(middles, cassettes, group, trunk_m)
+        numbers.append(table.add_legs(middles, cassettes, group, trunk_m))
         # A leg of one trunk: its length, not a sum over its 1-tuple (the same float).
         trunk_sum += map(_LENGTH_M, trunks) if single else map(sum, trunk_m)
     if fresh:
         trunk_legs.links = laid.link_ids
+    dist_a, dist_b = cord_distances(laid, distance)
     # The members of every leg, in the same order (the paths' spans cover the legs).
-    return leg_no, dist_a, dist_b, trunk_sum, laid.members_by_leg()
+    return _leg_numbers(numbers, len(dist_a)), dist_a, dist_b, trunk_sum, laid.members_by_leg()
 
 
-def cord_distances(
-    laid: LegLayer,
-    distance,
-    start: int,
-    end: int,
-    displaced: bool,
-    racks: tuple,
-    rack_a: str,
-    rack_b: str,
-    dist_a: list[float],
-    dist_b: list[float],
-) -> None:
-    """The cords' rack distances of the legs ``start:end`` of one path of ``laid`` (its
-    racks, ends and whether a panel may be in a patch rack), appended to ``dist_a`` and
-    ``dist_b``."""
-    n = end - start
-    # A cord runs from its device to the leg's end panel, in the device's rack or (a
-    # panel named in another rack) over to it.
-    far_a, far_b = distance(rack_a, racks[0]), distance(rack_b, racks[-1])
-    offs = laid.cord_off_m[start:end] if displaced else []
-    if offs and offs.count((0.0, 0.0)) != n:
-        # A panel in a patch rack: that end's cord runs on to it (LegLayer's displace).
-        dist_a += [far_a + off[0] if off[0] else far_a for off in offs]
-        dist_b += [far_b + off[1] if off[1] else far_b for off in offs]
-    else:
-        dist_a += [far_a] * n
-        dist_b += [far_b] * n
+def _leg_numbers(numbers: list[range], n: int) -> np.ndarray:
+    """Every leg's number in the table (int64), from the paths' ranges of them (none: the
+    findings' layout, 0 each). A fresh table numbers the legs 0, 1, ... in order: an arange,
+    not a Python int per leg."""
+    if not numbers:
+        return np.zeros(n, dtype=np.int64)
+    if numbers[0].start == 0 and all(
+        a.stop == b.start for a, b in zip(numbers, numbers[1:], strict=False)
+    ):
+        return np.arange(numbers[-1].stop, dtype=np.int64)
+    return np.fromiter(chain.from_iterable(numbers), np.int64, n)
+
+
+def cord_distances(laid: LegLayer, distance) -> tuple[np.ndarray, np.ndarray]:
+    """Every leg's cords' rack distances, A and B (float64, the legs in layout order): a cord
+    runs from its device to the leg's end panel, in the device's rack or (a panel named in
+    another rack) over to it, found once per path (``laid.paths``), and on to the panel's
+    patch rack where a leg's panel is in one (LegLayer's displace): one repeat per end, not
+    lists grown path by path that the cords made arrays again."""
+    paths = laid.paths
+    far_a: list[float] = []
+    far_b: list[float] = []
+    for _, _, _, racks, (rack_a, rack_b, _), _ in paths:
+        far_a.append(distance(rack_a, racks[0]))
+        far_b.append(distance(rack_b, racks[-1]))
+    n_legs = [end - start for start, end, *_ in paths]
+    dist_a = np.repeat(np.asarray(far_a, dtype=np.float64), n_legs)
+    dist_b = np.repeat(np.asarray(far_b, dtype=np.float64), n_legs)
+    # A path that may have a panel in a patch rack: where one has, that end's cord runs on
+    # to it (LegLayer's displace), its legs' distances written over the path's slice.
+    at_leg = 0
+    for (start, end, displaced, *_), n, at_a, at_b in zip(paths, n_legs, far_a, far_b, strict=True):
+        offs = laid.cord_off_m[start:end] if displaced else []
+        if offs and offs.count((0.0, 0.0)) != n:
+            dist_a[at_leg : at_leg + n] = [at_a + off[0] if off[0] else at_a for off in offs]
+            dist_b[at_leg : at_leg + n] = [at_b + off[1] if off[1] else at_b for off in offs]
+        at_leg += n
+    return dist_a, dist_b
 
 
 def _trunks_m(trunks: list) -> float:

@@ -76,7 +76,7 @@ class ChannelLegMemo:
             # Kept only where the table's legs are the laid legs, in order (always, as the
             # paths' spans cover the legs in order; checked, as the reuse reads it so).
             leg_no = per_leg[0]
-            if len(leg_no) == len(laid.link_ids) and leg_no == list(range(len(leg_no))):
+            if len(leg_no) == len(laid.link_ids) and np.array_equal(leg_no, np.arange(len(leg_no))):
                 self._kept, self._legs = _KeptLegs(table, layout, per_leg, laid), laid
             return per_leg
         per_leg = self._remade(kept, layout, table, laid, distance, changed_legs)
@@ -94,12 +94,7 @@ class ChannelLegMemo:
     ) -> tuple:
         """The kept columns, the legs of the paths holding a leg of ``changed_legs`` made
         again, and every leg's cord distances worked out anew."""
-        dist_a: list[float] = []
-        dist_b: list[float] = []
-        for start, end, displaced, racks, (rack_a, rack_b, _), _ in laid.paths:
-            cord_distances(
-                laid, distance, start, end, displaced, racks, rack_a, rack_b, dist_a, dist_b
-            )
+        dist_a, dist_b = cord_distances(laid, distance)
         paths = np.unique(kept.leg_path[changed_legs]).tolist()
         middles, leg_trunk_m, trunk_sum = kept.middles, kept.leg_trunk_m, kept.trunk_sum
         if paths:
