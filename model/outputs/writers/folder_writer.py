@@ -26,7 +26,7 @@ import sys
 import tempfile
 from collections import deque
 from collections.abc import Callable, Collection, Iterable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from pathlib import Path
 
 from model.files.output_file import lock, remove_stale_siblings, sync_folder, temp_prefix
@@ -107,19 +107,36 @@ def _write_all(staging: Path, staging_fd: int, files: Iterable[tuple[str, bytes]
     folders = {root}
     written: list[str] = []
     pending: deque[Future] = deque()
+    last_write: dict[str, Future] = {}  # a path given twice: its last bytes win, as in one thread
     with ThreadPoolExecutor(max_workers=_FILE_WRITERS) as pool:
-        for relative, data in files:
-            path = os.path.join(root, relative)
-            folder = os.path.dirname(path)
-            if folder not in folders:  # made here, before any file in it is handed over
-                os.makedirs(folder, exist_ok=True)
-                folders.add(folder)
-            pending.append(pool.submit(_write_file, path, data))
-            written.append(relative)
-            while len(pending) > _IN_FLIGHT:
-                pending.popleft().result()
-        for future in pending:
-            future.result()
+        try:
+            for relative, data in files:
+                while pending and pending[0].done():  # a failed write stops the export now
+                    pending.popleft().result()
+                path = os.path.join(root, relative)
+                folder = os.path.dirname(path)
+                if folder not in folders:  # made here, before any file in it is handed over
+                    os.makedirs(folder, exist_ok=True)
+                    folders.add(folder)
+                earlier = last_write.get(path)
+                if earlier is not None:
+                    earlier.result()
+                last_write[path] = future = pool.submit(_write_file, path, data)
+                pending.append(future)
+                written.append(relative)
+                while len(pending) > _IN_FLIGHT:
+                    pending.popleft().result()
+            for future in pending:
+                future.result()
+        except Exception:
+            # The first error is the one to report: a write that failed before a later file
+            # could not be made (the disk full, then a table that could not be made from it).
+            wait(pending)
+            for future in pending:
+                failed = future.exception()
+                if failed is not None:
+                    raise failed from None
+            raise
     _sync_all(staging_fd, [os.path.join(root, relative) for relative in written], folders)
     return written
 
