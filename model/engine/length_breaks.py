@@ -68,12 +68,18 @@ class LengthBreaks:
         """Per link: whether its length went from ``old_m`` to ``new_m`` across a break (into
         another bucket, or to or from a non-finite length); for ``exact`` links (a candidate or
         pinned medium is ordered at its very length) whether it changed at all."""
-        stock, limits = self.stock, self.limits
-        same = np.searchsorted(stock, old_m - _TOLERANCE_M) == np.searchsorted(
-            stock, new_m - _TOLERANCE_M
-        )
-        same &= np.searchsorted(limits, old_m) == np.searchsorted(limits, new_m)
+        low, high = np.minimum(old_m, new_m), np.maximum(old_m, new_m)
+        same = _none_between(self.stock, low - _TOLERANCE_M, high - _TOLERANCE_M)
+        same &= _none_between(self.limits, low, high)
         for step in self.steps:
             same &= np.ceil(old_m / step - _TOLERANCE_M) == np.ceil(new_m / step - _TOLERANCE_M)
         same &= np.isfinite(old_m) & np.isfinite(new_m) & ~exact
         return ~(same | (old_m == new_m))
+
+
+def _none_between(cuts: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """``searchsorted(cuts, low) == searchsorted(cuts, high)`` (``low <= high``, finite) with
+    one search instead of two: no cut ``c`` with ``low <= c < high``, i.e. the first cut not
+    below ``low`` (inf past the last) is not below ``high``. Subtracting the tolerance keeps
+    the order of two lengths (rounding is monotone), so the lower length's is the lower."""
+    return np.append(cuts, np.inf)[np.searchsorted(cuts, low)] >= high

@@ -27,6 +27,10 @@ def reroute_lengths(plant, rows: np.ndarray, tray_only: tuple | None) -> None:
     kept_runs, tray_m, run_of = tray_only
     runs = run_of[rows]
     quick = kept_runs[runs] & ~plant._same_rack[rows]  # one rack's links read no tray
+    if quick.all():  # a corner drag at XL: every row (~190k), not picked out three times over
+        plant._route(rows[:0])
+        _tray_piece(plant, rows, tray_m[runs])
+        return
     plant._route(rows[~quick])
     _tray_piece(plant, rows[quick], tray_m[runs[quick]])
 
@@ -38,14 +42,24 @@ def _tray_piece(plant, rows: np.ndarray, tray_m: np.ndarray) -> None:
     floor) is what it wrote last; it also marks the rows' route names stale, which the tray
     edit did for every row."""
     settings, att = plant.design.settings, plant._att
-    va, vb, fl = plant._vertical_a[rows], plant._vertical_b[rows], plant._floor[rows]
     ha, hb = att.hop[plant.drop_a[rows]], att.hop[plant.drop_b[rows]]
-    run = va + ha + tray_m + hb + vb + fl
-    slack = 2 * settings.slack_per_end_m + run * (settings.slack_pct / 100.0)
-    total = va + ha + tray_m + hb + vb + fl + slack  # RoutePieces.total's order
+    # RoutePieces.total's order, va + ha + tray + hb + vb + floor + slack, summed left to right
+    # in place: the run is that sum's first six terms, so total = run + slack is the same float
+    run = plant._vertical_a[rows]
+    run += ha
+    run += tray_m
+    run += hb
+    run += plant._vertical_b[rows]
+    run += plant._floor[rows]
+    slack = run * (settings.slack_pct / 100.0)
+    slack += 2 * settings.slack_per_end_m  # a + b is b + a in floats: compose_lengths' slack
     plant._hop_a[rows], plant._tray[rows], plant._hop_b[rows] = ha, tray_m, hb
-    plant._slack[rows], plant.routed_m[rows] = slack, total
+    plant._slack[rows] = slack
+    total = np.add(run, slack, out=run)  # the run is not read again: its buffer takes the total
+    plant.routed_m[rows] = total
     as_built, override = plant._as_built[rows], plant._override[rows]
-    plant.length_m[rows] = np.where(
-        np.isnan(as_built), np.where(np.isnan(override), total, override), as_built
-    )
+    typed_by_hand, measured = ~np.isnan(override), ~np.isnan(as_built)
+    if typed_by_hand.any() or measured.any():  # a typed length wins, a measured one over it
+        total[typed_by_hand] = override[typed_by_hand]
+        total[measured] = as_built[measured]
+    plant.length_m[rows] = total

@@ -140,3 +140,24 @@ def test_accepted_media_are_the_pairs_own_after_a_new_port_class():
     classes.append(PortClass(800.0, 8, "OSFP"))  # a device type with a new port class
     assert not np.array_equal(fitting(1, 1), fitting(1, 2))
     np.testing.assert_array_equal(plant._accepted(1, 1), fitting(1, 1))
+
+
+def test_one_search_per_list_of_breaks_answers_as_two(plant):
+    # crossed() finds the first break not below the lower length (one search a list): the
+    # same answer as searching both lengths, on and beside every break, either way round
+    breaks = LengthBreaks(plant.media, plant.parts)
+    rng = np.random.default_rng(11)
+    edges = np.concatenate([breaks.stock, breaks.limits, [0.0, np.inf, np.nan]])
+    near = np.concatenate([edges + d for d in (-1e-9, -5e-10, 0.0, 5e-10, 1e-9)])
+    old = np.concatenate([rng.uniform(0.0, 120.0, 4000), rng.permutation(near), near])
+    new = np.concatenate([rng.uniform(0.0, 120.0, 4000), near, rng.permutation(near)])
+    tol = 1e-9
+    for a, b in ((old, new), (new, old)):
+        same = np.searchsorted(breaks.stock, a - tol) == np.searchsorted(breaks.stock, b - tol)
+        same &= np.searchsorted(breaks.limits, a) == np.searchsorted(breaks.limits, b)
+        for step in breaks.steps:
+            same &= np.ceil(a / step - tol) == np.ceil(b / step - tol)
+        same &= np.isfinite(a) & np.isfinite(b)
+        expected = ~(same | (a == b))
+        assert expected.any() and not expected.all()
+        assert np.array_equal(breaks.crossed(a, b, np.zeros(len(a), dtype=bool)), expected)
