@@ -1,15 +1,18 @@
 """Snapshots that share the previous snapshot's arrays where an edit left them as they were
-equal snapshots taken from scratch, after any run of edits (rack moves, tray drags, link
-deletions and their undo), whether or not free arrays are there to copy into; and the word
+equal snapshots taken from scratch, after any run of edits (rack moves, tray drags, length
+overrides, link deletions and their undo), whether or not free arrays are there to copy into,
+input columns no edit filled shared unread; and the word
 comparison that decides the sharing is array equality, its strided probe included."""
 
 from __future__ import annotations
 
 import random
 
+import msgspec
 import numpy as np
 import pytest
 
+from model.engine.link_table import INPUT_COLUMNS
 from model.engine.routed_links import RoutedLinks
 from model.engine.snapshot import Snapshotter, _equal_words, freeze_plant
 from tests.benchmarks.workloads import build
@@ -21,8 +24,13 @@ def _arrays(plant) -> dict[str, np.ndarray]:
 
 def _edit(design, rng: random.Random, undo: list) -> None:
     """One random edit through the design's edit API."""
-    kind = rng.choice(["rack", "rack", "tray", "delete", "undo"])
-    if kind == "undo" and undo:
+    kind = rng.choice(["rack", "rack", "tray", "delete", "undo", "override"])
+    if kind == "override":  # rewrites input columns in place (RoutedLinks._fill_inputs)
+        link = design.links[rng.choice(sorted(design.links))]
+        design.update_links(
+            [msgspec.structs.replace(link, length_override_m=rng.choice([7.5, None]))]
+        )
+    elif kind == "undo" and undo:
         design.restore(undo.pop())
     elif kind == "delete":
         undo.append(design.delete(rng.sample(sorted(design.links), 3)))
@@ -44,7 +52,7 @@ def test_snapshots_after_random_edits_equal_snapshots_from_scratch(hold):
     snapshots = Snapshotter(design, plant)
     rng, undo, held = random.Random(7), [], [snapshots.take()]
     shared = 0
-    for _ in range(12):
+    for _ in range(16):
         _edit(design, rng, undo)
         plant.refresh()
         before = held[-1][1]
@@ -79,6 +87,14 @@ def test_a_column_an_edit_left_as_it_was_is_shared_even_with_a_free_array():
     plant.refresh()
     _, third = snapshots.take()
     assert third.speed_gbps is second.speed_gbps  # a move changes no link's speed
+    assert snapshots._unwritten_inputs().keys() == set(INPUT_COLUMNS)  # nor any input
+    row = 5
+    link = design.links[plant.link_ids[row]]
+    design.update_links([msgspec.structs.replace(link, length_override_m=9.25)])
+    plant.refresh()
+    assert not snapshots._unwritten_inputs()  # inputs filled: compared again
+    _, fourth = snapshots.take()
+    assert fourth._override[row] == 9.25 and np.isnan(third._override[row])
     assert not np.array_equal(third.length_m, second.length_m)  # but lengths
     assert third.length_m is not second.length_m
     snapshots.close()
