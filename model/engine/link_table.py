@@ -146,6 +146,7 @@ class EngineState(LinkTable):
     _route_of: dict[tuple, int]
     _route_spans: list[tuple[tuple[str, float, float], ...]]
     applied_edits: int  # refreshes that applied edits (routed_links.py)
+    inputs_filled: int  # calls that wrote input columns in place (routed_links._fill_inputs)
     # After a naming of every row at once: (refreshes applied then, each route's first row).
     _route_firsts: tuple[int, np.ndarray] | None
     # A tray edit's names before it, for route_keys() to restore: (refreshes applied, route

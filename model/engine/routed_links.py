@@ -96,6 +96,7 @@ class RoutedLinks(PlantRouting, PlantMedia, PlantPortTables):
         self._policy = policy
         self._pending: list[Change] = []
         self.applied_edits = 0  # refreshes that applied edits (a move's checkpoint is of one)
+        self.inputs_filled = 0  # _fill_inputs calls: a snapshot shares input columns unfilled since
         self.last_moves: frozenset[str] | None = None  # racks the last refresh only moved
         self.deferred_media = None
         self._media_inputs_seen: dict[str, tuple] = {}  # hubs, patch reach the media last read
@@ -447,6 +448,9 @@ class RoutedLinks(PlantRouting, PlantMedia, PlantPortTables):
         as the loader's integer codes: then only the per-device and per-port-name tables are
         looked up in Python, and the ends are numpy gathers through them.
         """
+        # The one place input columns are written in place (others replace them): a snapshot
+        # shares an input column with its previous one while this count and the array stay.
+        self.inputs_filled += 1
         n = len(ids)
         if not n:
             return

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import sys
+import weakref
 from collections import deque
 
 import numpy as np
@@ -106,6 +107,7 @@ _PLANT_COPIED = (
     "_rack_geom",
     "_rack_row",
     "applied_edits",  # refreshes that applied edits (model/engine/move_undo.py)
+    "inputs_filled",  # calls that wrote input columns in place (Snapshotter._unwritten_inputs)
     "last_moves",  # racks the last refresh only moved (model/engine/move_undo.py)
     "deferred_media",  # None in a snapshot: rows left unchosen are refused below
     "_rack_rows_whole",  # every rack's rows found at once (the optimiser's plant)
@@ -145,6 +147,11 @@ class Snapshotter:
         self._subscription = design.subscribe(self._on_change)
         self._buffers = _Buffers()
         self._primed: tuple[Design, RoutedLinks | None] | None = None
+        # The live plant's input columns at the last snapshot and the snapshot's copies, with the
+        # plant's inputs_filled then: a column still that array, not filled since, is unchanged
+        # (only _fill_inputs writes input columns in place), so its copy is shared unread. The
+        # live arrays are held weakly: a replaced column is not kept alive, nor its id reused.
+        self._inputs: tuple[int, dict[str, tuple[weakref.ref, np.ndarray]]] | None = None
 
     def close(self) -> None:
         self._subscription.close()
@@ -202,12 +209,29 @@ class Snapshotter:
                 buffers=self._buffers,
                 earlier=previous[1] if previous is not None else None,
                 pending_trays=pending_trays,
+                unwritten=self._unwritten_inputs(),
+            )
+            live, mine = self.plant.__dict__, plant.__dict__
+            self._inputs = (
+                live["inputs_filled"],
+                {n: (weakref.ref(live[n]), mine[n]) for n in INPUT_COLUMNS if n in live},
             )
         self._buffers.taken()
         # read again: a snapshot that names the routes itself moves the live generation on
         generation = getattr(self.plant, "route_generation", None)
         self._previous, self._kinds, self._generation = (design, plant), set(), generation
         return design, plant
+
+    def _unwritten_inputs(self) -> dict[str, np.ndarray]:
+        """The last snapshot's copies of the input columns nothing wrote since, by name: the
+        live column is the same array and the plant filled no inputs since (a rack move or a
+        tray edit fills none: their links' inputs stay). Comparing them read ~17 columns of
+        3 MB twice per XL snapshot."""
+        seen, plant = self._inputs, self.plant
+        if seen is None or plant is None or seen[0] != plant.__dict__.get("inputs_filled"):
+            return {}
+        held = plant.__dict__
+        return {n: mine for n, (live, mine) in seen[1].items() if live() is held.get(n)}
 
 
 def freeze_design(design: Design, reuse: Design | None = None, unchanged=frozenset()) -> Design:
@@ -232,6 +256,7 @@ def freeze_plant(
     earlier: RoutedLinks | None = None,
     pending_trays: bool = False,
     kept: frozenset[str] = frozenset(),
+    unwritten: dict[str, np.ndarray] | None = None,
 ) -> RoutedLinks:
     """A copy of the refreshed ``plant`` reading ``design`` (a snapshot of the plant's design);
     the attributes named in ``unchanged`` are taken from the earlier snapshot ``reuse``; arrays
@@ -240,7 +265,9 @@ def freeze_plant(
     ``pending_trays``: the plant may have unapplied tray edits; the snapshot keeps them (and a
     tray graph with caches of its own) for a worker to apply on a copy of its own.
     ``kept``: attributes taken as they are, not copied: a re-routed copy's row tables, which
-    are its snapshot's own and never written (:func:`model.engine.retray_copy.frozen`)."""
+    are its snapshot's own and never written (:func:`model.engine.retray_copy.frozen`).
+    ``unwritten``: arrays of an earlier snapshot known equal to the plant's, taken unread
+    (:meth:`Snapshotter._unwritten_inputs`)."""
     pending = list(plant._pending) if pending_trays else []
     if (
         any(not c.kinds <= TRAY_KINDS for c in pending)
@@ -282,6 +309,9 @@ def freeze_plant(
         if name in kept:
             setattr(snap, name, held[name])
             continue
+        if unwritten and name in unwritten:
+            setattr(snap, name, unwritten[name])
+            continue
         value, before = held[name], getattr(earlier, name, None)
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
             value = dataclasses.replace(
@@ -295,7 +325,9 @@ def freeze_plant(
                 },
             )
             before = None
-        copied = _copy_container(value, buffers, before)
+        # A tray-pending snapshot's output columns are the worker's to re-route: copied into a
+        # free array where one is (handed over writeable, _hand_over) before shared.
+        copied = _copy_container(value, buffers, before, not (pending and name in OUTPUT_COLUMNS))
         if pending and name in OUTPUT_COLUMNS and type(copied) is np.ndarray:
             _hand_over(copied, value, before)
         setattr(snap, name, copied)
@@ -324,16 +356,17 @@ def _hand_over(copied: np.ndarray, value: np.ndarray, earlier) -> None:
         copied.flags.writeable = True
 
 
-def _copy_container(value, buffers: _Buffers | None = None, earlier=None):
+def _copy_container(value, buffers: _Buffers | None = None, earlier=None, share_first=True):
     """One level of copying: containers and arrays copied, their elements shared (immutable),
     except sets inside a dict (the design's indexes), which edits change in place. ``earlier``:
-    the same attribute of the previous snapshot, which an array equal to it may share."""
+    the same attribute of the previous snapshot, which an array equal to it may share
+    (``share_first``: see :meth:`_Buffers.copy`)."""
     if isinstance(value, np.ndarray):
         if not value.flags.writeable and value.base is None:
             # Already a snapshot's own array (a re-routed copy reads its inputs there: see
             # model.engine.retray_copy), never written again while anything holds it: shared.
             return value
-        copied = buffers.copy(value, earlier) if buffers is not None else value.copy()
+        copied = buffers.copy(value, earlier, share_first) if buffers is not None else value.copy()
         copied.flags.writeable = False  # immutable: a write on the worker raises, not tears
         return copied
     if isinstance(value, dict):
@@ -367,15 +400,21 @@ class _Buffers:
         self._handed: list[np.ndarray] = []  # arrays of the snapshot being taken
         self.reused = 0  # arrays copied into instead of allocated, since the start
 
-    def copy(self, value: np.ndarray, earlier=None) -> np.ndarray:
-        """``value`` copied into a free array of an earlier snapshot; failing one, ``earlier``
-        itself when it holds the same bits (an earlier snapshot's array, never written again:
-        two snapshots may share it), else a new copy.
+    def copy(self, value: np.ndarray, earlier=None, share_first=True) -> np.ndarray:
+        """``earlier`` itself when it holds the same bits as ``value`` (an earlier snapshot's
+        array, never written again: two snapshots may share it); failing that, ``value`` copied
+        into a free array of an earlier snapshot, else a new copy. ``share_first=False``: a free
+        array is taken before ``earlier`` is compared (a column the worker is to rewrite).
 
         Why share: the first edit after a file opens finds no free array (the first analysis
         still holds the primed snapshot's), and copying ~53 per-link arrays into fresh memory
-        held the GUI thread ~90 ms at XL; a rack move leaves most of them as they were."""
+        held the GUI thread ~90 ms at XL; a rack move leaves most of them as they were. Why
+        compare before taking a free array: the comparison reads both arrays, the copy reads
+        one and writes the other, which costs more (the XL direct rack move's snapshot: median
+        CPU 12.9 -> 11.2 ms, 2 pairs), and most columns are unchanged."""
         big = value.flags.c_contiguous and value.size >= self.MIN_SIZE
+        if big and share_first and _same_bits(earlier, value):
+            return earlier
         free = self._free(value) if big else None
         if free is not None:
             arrays, k = free
@@ -385,7 +424,7 @@ class _Buffers:
             self._handed.append(spare)
             self.reused += 1
             return spare
-        if big and _same_bits(earlier, value):
+        if big and not share_first and _same_bits(earlier, value):
             return earlier
         copied = value.copy()
         if big:
@@ -422,8 +461,23 @@ def _same_bits(earlier, value: np.ndarray) -> bool:
         and earlier.shape == value.shape
         and earlier.dtype == value.dtype
         and earlier.dtype.kind in "biuf"
-        and np.array_equal(_words(earlier), _words(value))
+        and _equal_words(_words(earlier), _words(value))
     )
+
+
+_PROBE_STRIDE = 67  # words between the probe's samples: ~1/8 of the cache lines, odd
+
+
+def _equal_words(earlier: np.ndarray, value: np.ndarray) -> bool:
+    """``np.array_equal`` of two word arrays of one shape, a strided probe first: a column
+    that differs in many rows (the lengths and hops of ~190k links after an XL tray drop)
+    differs in the probe, and its full comparison, ~0.3 ms a column, is skipped. A probe that
+    finds nothing proves nothing, so the whole arrays are compared then."""
+    if len(earlier) >= _PROBE_STRIDE * 64 and not np.array_equal(
+        earlier[::_PROBE_STRIDE], value[::_PROBE_STRIDE]
+    ):
+        return False
+    return bool(np.array_equal(earlier, value))
 
 
 def _words(array: np.ndarray) -> np.ndarray:
