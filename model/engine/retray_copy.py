@@ -35,8 +35,9 @@ from model.engine.routed_links import RoutedLinks
 from model.engine.snapshot import freeze_plant
 
 # Attributes a plant keeps as its own whatever state it takes: its design, its queue of edits
-# (the design's subscription appends to that very list) and its identity.
-_OWN = frozenset({"design", "_pending", "_subscription", "plant_identity"})
+# (the design's subscription appends to that very list), its identity, and its count of input
+# fills (a snapshot shares input columns unread while it stands: the copy fills none).
+_OWN = frozenset({"design", "_pending", "_subscription", "plant_identity", "inputs_filled"})
 # The row tables and the rows' inputs (ends, drops, ports, cages, pins): a tray edit adds, drops
 # and renumbers no row and changes no input, so the copy reads the snapshot's (read-only, never
 # written) and the live plant keeps its own. Copying and then freeing the 393k-entry index and
