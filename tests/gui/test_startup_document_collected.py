@@ -19,6 +19,11 @@ from gui.runtime.main_thread_gc import (
 from model.runtime import gc_policy
 from tests.gui.conftest import close_quietly, make_window, wait_until_idle
 
+# A tick long after the last edit: a let-go document's collection waits for the user to pause
+# (gc_policy.EDIT_QUIET_S), and an earlier test may have edited a moment ago.
+IDLE_S = float("inf")
+
+
 EXAMPLE = Path(__file__).resolve().parents[2] / "resources" / "examples" / "small-pod.hall.json"
 
 
@@ -29,7 +34,7 @@ def test_the_start_up_document_is_collected_by_the_first_settle_after_opening_a_
     collect_on_gui_thread()  # as the editor's first worker does (idempotent)
     collector = QCoreApplication.instance().findChild(MainThreadCollector, COLLECTOR_NAME)
     wait_until_idle(qtbot)
-    gc_policy.settle_released()  # nothing left over from an earlier test
+    gc_policy.settle_released(IDLE_S)  # nothing left over from an earlier test
     start_up = window.document
     watched = {
         "document": weakref.ref(start_up),
@@ -44,9 +49,9 @@ def test_the_start_up_document_is_collected_by_the_first_settle_after_opening_a_
     collector.timer.stop()
     try:
         assert window.open_path(EXAMPLE)
-        settles = [gc_policy.settle_released()]
+        settles = [gc_policy.settle_released(IDLE_S)]
         wait_until_idle(qtbot)
-        settles.append(gc_policy.settle_released())
+        settles.append(gc_policy.settle_released(IDLE_S))
         alive = [name for name, ref in watched.items() if ref() is not None]
         assert not alive, f"still alive after the settles {settles}: {alive}"
         assert settles.count(True) == 1  # one full collection, where it could free everything
