@@ -4,6 +4,7 @@ Document. It wires actions to the objects that do the work and holds no domain l
 from __future__ import annotations
 
 import gc
+from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QMimeData, QSettings, Qt, QTimer, Signal
@@ -342,9 +343,7 @@ class MainWindow(QMainWindow):
         self.elevation.set_scene(scene)
         scene.selection_ids_changed.connect(self._selection_to_elevation)
         self.view.setScene(scene)
-        if self.scene is not None:
-            self.scene.deleteLater()
-        self.scene = scene
+        old_scene, self.scene = self.scene, scene  # the old one deleted by _release
         self._view_options()
         self.layer_menus.apply()
         if self.power_colors_action.isChecked():
@@ -362,7 +361,7 @@ class MainWindow(QMainWindow):
         self._update_title()
         self.view.fit()
         if old is not None:
-            _release(old)
+            _release(old, old_scene)
         # The scene just built (an item per rack, tray and bundle, their wrappers and maps)
         # lives as long as the document: moved out of the collector's generations as the design
         # was (model.runtime.gc_policy), the next young collection no longer walks it all (~50 ms of
@@ -585,12 +584,16 @@ class MainWindow(QMainWindow):
         )
 
 
-def _release(document: Document) -> None:
-    """The window lets go of ``document``: its plant stops following the design and its undo
-    stack is deleted. Why the stack explicitly: QUndoView.setStack hands it to C++ (PySide), and
-    the view does not delete it, so it outlived its window with every command and design in it.
-    The cycles left frozen are collected on the collector's next tick (note_released)."""
-    note_released(document)
+def _release(document: Document, scene: HallScene | None = None) -> None:
+    """The window lets go of ``document``: its plant stops following the design, its undo stack
+    is deleted (QUndoView.setStack hands it to C++, which never deletes it). The collector's next
+    tick collects its frozen cycles (note_released) once its old ``scene`` is gone: the window,
+    its Qt parent, kept it and it the document, so a settle before freed nothing (5 retries)."""
+    if scene is None:
+        note_released(document)
+    else:
+        scene.destroyed.connect(partial(note_released, document))
+        scene.deleteLater()
     close_feed(document.plant)
     document.plant.close()
     document.stack.clear()  # its commands die now, in order, not when the collector gets to them

@@ -19,7 +19,7 @@ from model.engine.routed_links import RoutedLinks
 from model.engine.snapshot import Snapshotter
 from model.files.design_file import design_pieces, load_design, write_atomic
 from model.files.underlay_file import rebased
-from model.runtime.gc_policy import settle_if_pending
+from model.runtime.gc_policy import note_edited, settle_if_pending
 
 MAX_RECENT = 8
 
@@ -88,6 +88,9 @@ class Document:
         self.design = design
         self.path = path
         self.stack = QUndoStack()
+        # Each edit (done, undone, redone) defers a let-go document's full collection until the
+        # user pauses (gc_policy.note_edited): it blocked the GUI thread in the edit's own work.
+        self.stack.indexChanged.connect(lambda _index: note_edited())
         self.plant = plant or editing_plant(design)  # one per document, given when loaded with it
         self._snapshots = snapshots
         self.recovery_file: Path | None = None  # set when recovered after a crash

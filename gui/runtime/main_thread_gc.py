@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import gc
 
-from PySide6.QtCore import QCoreApplication, QObject, QTimer
+from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer
+from PySide6.QtGui import QGuiApplication
 
 from gui.runtime.import_sources import drop_import_sources
 from model.runtime.gc_policy import design_building, settle_released
@@ -40,14 +41,17 @@ class MainThreadCollector(QObject):
     def collect_due(self) -> None:
         """Collect the generations whose allocation counts passed their thresholds (none while
         a worker builds a design: model.runtime.gc_policy.design_building), or everything once
-        a window let go of a document (model.runtime.gc_policy.settle_released). The tick
+        a window let go of a document and the user is not editing
+        (model.runtime.gc_policy.settle_released). The tick
         also drops the module sources PySide6's import hook read (gui.runtime.import_sources)."""
         if design_building():
             return
         # Here, not before: no worker runs code under collector_waits (a load, an analysis, an
         # autosave), so none is reading linecache while it is emptied.
         drop_import_sources()
-        if settle_released():  # a closed document's frozen cycles (gc_policy.note_released)
+        # A closed document's frozen cycles (gc_policy.note_released), when the user is idle: a
+        # button held is a drag in progress (its drop's work follows at once on this thread).
+        if settle_released(editing=QGuiApplication.mouseButtons() != Qt.NoButton):
             return
         count0, count1, count2 = gc.get_count()
         if count0 > self.threshold[0]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import threading
+import time
 import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -89,6 +90,13 @@ _released: list[weakref.ref] = []
 _MAX_RETRIES = 5
 _retries = 0
 _ticks_to_wait = 0
+# When the user last edited (note_edited, time.monotonic seconds), and how long a let-go
+# document's collection waits after it: an edit's own work follows it on the GUI thread (a tray
+# drop's re-route, the debounced analysis job, the report published: ~1 s of CPU at XL), and a
+# full collection there (~124 ms at XL) was a block in the middle of it. The let-go document
+# costs nothing meanwhile; its collection just comes a few ticks later.
+_last_edit_s = float("-inf")
+EDIT_QUIET_S = 3.0
 # Designs being built now (building_design), on any thread.
 _building = 0
 _building_lock = threading.Lock()
@@ -147,18 +155,34 @@ def note_released(document: object | None = None) -> None:
         _released.append(weakref.ref(document))
 
 
+def note_edited(now_s: float | None = None) -> None:
+    """The user edited (an undo command done, undone or redone): :func:`settle_released` waits
+    until :data:`EDIT_QUIET_S` seconds have passed without another edit. ``now_s``: the
+    time.monotonic() of the edit (a test's fake clock), now if None."""
+    global _last_edit_s
+    _last_edit_s = time.monotonic() if now_s is None else now_s
+
+
 def released_pending() -> bool:
     """Whether a let-go document waits for :func:`settle_released`."""
     return _released_pending
 
 
-def settle_released() -> bool:
+def settle_released(now_s: float | None = None, *, editing: bool = False) -> bool:
     """If a document was let go (:func:`note_released`): unfreeze, collect every cycle, freeze
     again (main thread only: the cycles hold Qt objects). True if it ran. A watched document
     still alive after it is tried again after 1, 3, 7, 15 and 31 more calls (the collector's
-    ticks: seconds), each a full collection, then left (something holds it for good)."""
+    ticks: seconds), each a full collection, then left (something holds it for good).
+
+    Deferred to a call when the user is idle, these calls not counted: while ``editing`` (the
+    caller sees a drag in progress) or within :data:`EDIT_QUIET_S` of the last
+    :func:`note_edited` (``now_s``: time.monotonic(), now if None). The work that follows an
+    edit on a worker waits for it anyway (:func:`collector_waits`)."""
     global _released_pending, _retries, _ticks_to_wait
     if not _released_pending:
+        return False
+    now = time.monotonic() if now_s is None else now_s
+    if editing or now - _last_edit_s < EDIT_QUIET_S:
         return False
     if _ticks_to_wait:
         _ticks_to_wait -= 1

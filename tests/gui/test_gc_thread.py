@@ -32,6 +32,11 @@ class _Tracer:
         self.seen.append(threading.current_thread().name)
 
 
+# A tick long after the last edit: a let-go document's collection waits for the user to pause
+# (gc_policy.EDIT_QUIET_S), and an earlier test may have edited a moment ago.
+IDLE_S = float("inf")
+
+
 def test_garbage_is_collected_on_the_gui_thread_only(qtbot, tmp_path, pod_file):
     window = make_window(qtbot, tmp_path, pod_file)
     assert not gc.isenabled()  # the editor collects on its own thread, on a timer
@@ -90,7 +95,7 @@ def test_no_collection_on_the_gui_thread_while_a_worker_builds_a_design(qtbot, t
 
     window = make_window(qtbot, tmp_path)
     collector = QCoreApplication.instance().findChild(MainThreadCollector, COLLECTOR_NAME)
-    gc_policy.settle_released()  # as in the test below: the window's first document
+    gc_policy.settle_released(IDLE_S)  # as in the test below: the window's first document
     runs: list[int] = []
 
     def record(phase, info):
@@ -160,7 +165,7 @@ def test_no_collection_on_the_gui_thread_while_an_analysis_job_runs(qtbot, tmp_p
     collector = QCoreApplication.instance().findChild(MainThreadCollector, COLLECTOR_NAME)
     # The empty document the window opened with and let go of is collected first, as the
     # collector's next tick would (a full collection, not the young one asked of it here).
-    gc_policy.settle_released()
+    gc_policy.settle_released(IDLE_S)
     runs: list[int] = []
     inside, done = threading.Event(), threading.Event()
     advance = Analyzer.advance

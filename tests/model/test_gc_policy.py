@@ -95,6 +95,11 @@ def test_records_are_not_tracked_and_a_dropped_design_is_freed_without_a_collect
     assert dropped() is None
 
 
+# A tick long after the last edit: a let-go document's collection waits for the user to pause
+# (gc_policy.EDIT_QUIET_S), and an earlier test may have edited a moment ago.
+IDLE_S = float("inf")
+
+
 class _Node:
     """A reference cycle of one object, as a closed window's helpers make with their window."""
 
@@ -107,7 +112,7 @@ def test_a_frozen_cycle_let_go_of_is_collected_by_settle_released_only_once_note
 
     from model.runtime import gc_policy
 
-    gc_policy.settle_released()  # nothing left over from another test
+    gc_policy.settle_released(IDLE_S)  # nothing left over from another test
     node = _Node()
     gone = weakref.ref(node)
     gc.freeze()  # as the editor does after opening a document and after each analysis
@@ -115,11 +120,11 @@ def test_a_frozen_cycle_let_go_of_is_collected_by_settle_released_only_once_note
         del node
         gc.collect()
         assert gone() is not None  # frozen: skipped by every collection
-        assert not gc_policy.settle_released()  # nothing noted: no full collection
+        assert not gc_policy.settle_released(IDLE_S)  # nothing noted: no full collection
         assert gone() is not None
         gc_policy.note_released()
         assert gc_policy.released_pending()
-        assert gc_policy.settle_released()
+        assert gc_policy.settle_released(IDLE_S)
         assert gone() is None and not gc_policy.released_pending()
     finally:
         gc.unfreeze()
@@ -133,7 +138,7 @@ def test_a_let_go_document_held_for_a_moment_is_collected_on_a_later_tick():
 
     from model.runtime import gc_policy
 
-    gc_policy.settle_released()  # nothing left over from another test
+    gc_policy.settle_released(IDLE_S)  # nothing left over from another test
     node = _Node()
     gone = weakref.ref(node)
     gc.freeze()
@@ -141,12 +146,12 @@ def test_a_let_go_document_held_for_a_moment_is_collected_on_a_later_tick():
         held_by_a_job = node
         gc_policy.note_released(node)
         del node
-        assert gc_policy.settle_released()  # the first tick: still held, frozen again
+        assert gc_policy.settle_released(IDLE_S)  # the first tick: still held, frozen again
         assert gone() is not None and gc_policy.released_pending()
         del held_by_a_job  # the job ends: only the cycle holds it now
         ticks = 0
         while gone() is not None and ticks < 10:
-            gc_policy.settle_released()
+            gc_policy.settle_released(IDLE_S)
             ticks += 1
         assert gone() is None, "a document let go of stayed frozen after its holder went"
         assert ticks == 2  # retried after one tick, not on every one
@@ -158,14 +163,41 @@ def test_a_let_go_document_held_for_a_moment_is_collected_on_a_later_tick():
 def test_a_let_go_document_held_for_good_is_not_collected_on_every_tick():
     from model.runtime import gc_policy
 
-    gc_policy.settle_released()
+    gc_policy.settle_released(IDLE_S)
     node = _Node()
     gc.freeze()
     try:
         gc_policy.note_released(node)
-        runs = sum(gc_policy.settle_released() for _ in range(200))
+        runs = sum(gc_policy.settle_released(IDLE_S) for _ in range(200))
         assert runs == 6  # the first collection and five retries, spread over 1+3+7+15+31 ticks
         assert not gc_policy.released_pending()
     finally:
         gc.unfreeze()
         del node
+
+
+def test_a_let_go_documents_collection_waits_until_the_user_pauses_editing():
+    """A full collection (~124 ms at XL) in the middle of an edit's own work was a GUI block:
+    it waits while a drag is in progress and until EDIT_QUIET_S have passed since the last edit
+    (a fake clock), and the calls it waited through are not counted as retry ticks."""
+    import weakref
+
+    from model.runtime import gc_policy
+
+    gc_policy.settle_released(IDLE_S)  # nothing left over from another test
+    node = _Node()
+    gone = weakref.ref(node)
+    gc.freeze()
+    try:
+        gc_policy.note_released(node)
+        del node
+        gc_policy.note_edited(now_s=100.0)
+        assert not gc_policy.settle_released(100.0 + gc_policy.EDIT_QUIET_S / 2)
+        assert not gc_policy.settle_released(100.0 + gc_policy.EDIT_QUIET_S, editing=True)
+        assert gone() is not None and gc_policy.released_pending()
+        gc_policy.note_edited(now_s=102.0)  # another edit: the wait starts again
+        assert not gc_policy.settle_released(100.0 + gc_policy.EDIT_QUIET_S)
+        assert gc_policy.settle_released(102.0 + gc_policy.EDIT_QUIET_S)  # the user paused
+        assert gone() is None and not gc_policy.released_pending()
+    finally:
+        gc.unfreeze()
