@@ -459,7 +459,9 @@ class AnalysisRunner(QObject):
         try:
             self._take_report(revision, early, seconds)
         finally:
-            if self._job is not None:
+            # The job that sent this report (a slot run by the report could turn the event
+            # loop, and a newer job start, before this: that one waits for its own report).
+            if self._job is not None and self._job.work.revision == revision:
                 self._job.report_taken.set()
 
     def _take_report(self, revision: int, early: tuple, seconds: float) -> None:
