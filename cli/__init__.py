@@ -111,7 +111,7 @@ def run_cli(argv: list[str]) -> int:
     from cli.process_exit import is_own_process
 
     if is_own_process():
-        from cli.heap_reuse import reuse_freed_heap
+        from model.runtime.heap_reuse import reuse_freed_heap
 
         reuse_freed_heap()  # the command's freed arrays reused, not faulted in again
     module = importlib.import_module(COMMANDS[args.command])

@@ -38,11 +38,11 @@ from gui.panels.docks import install_analysis_docks
 from gui.panels.elevation import RackElevationPanel
 from gui.panels.inspector import InspectorPanel
 from gui.panels.palette import CatalogPalette
-from gui.runtime.heap_reuse import reuse_freed_heap
 from gui.window_layout import ELEVATION_DOCK_PX, SIDE_DOCK_PX
 from model.common.wording import count
 from model.design import clipboard
 from model.runtime.gc_policy import note_released
+from model.runtime.heap_reuse import reuse_freed_heap
 from model.runtime.version import version
 
 MODES = (  # (key, label, shortcut, interaction class)

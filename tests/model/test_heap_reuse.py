@@ -1,8 +1,8 @@
-"""The editor's heap policy: an edit's big arrays land in pages the process already has."""
+"""The heap policy (model.runtime.heap_reuse): a process's big arrays land in pages it already has,
+as the editor's edits and a command's stages make and free their per-link columns."""
 
 from __future__ import annotations
 
-import ctypes.util
 import platform
 import subprocess
 import sys
@@ -19,8 +19,8 @@ ROUNDS = textwrap.dedent(
     """
     import resource, sys
     import numpy as np
-    if sys.argv[1] == "editor":
-        from gui.runtime.heap_reuse import reuse_freed_heap
+    if sys.argv[1] == "reuse":
+        from model.runtime.heap_reuse import reuse_freed_heap
         assert reuse_freed_heap() and reuse_freed_heap()  # idempotent
     def faults():
         return resource.getrusage(resource.RUSAGE_SELF).ru_minflt
@@ -34,9 +34,7 @@ ROUNDS = textwrap.dedent(
 )
 
 glibc_only = pytest.mark.skipif(
-    platform.system() != "Linux"
-    or not ctypes.util.find_library("c")
-    or platform.libc_ver()[0] != "glibc",
+    platform.system() != "Linux" or platform.libc_ver()[0] != "glibc",
     reason="the policy is glibc's mallopt",
 )
 
@@ -49,8 +47,8 @@ def _rounds(mode: str) -> list[int]:
 
 
 @glibc_only
-def test_an_editor_process_reuses_freed_arrays_without_page_faults():
-    first, *later = _rounds("editor")
+def test_a_process_with_the_policy_reuses_freed_arrays_without_page_faults():
+    first, *later = _rounds("reuse")
     assert first > 1000  # the first round touches new memory
     assert max(later) < first / 20  # the next rounds reuse it
 
