@@ -16,6 +16,7 @@ from model.engine.routed_links import RoutedLinks
 from model.files.design_file import design_to_bytes, read_design_bytes
 from model.generators.generate import nvl72
 from model.outputs.netbox.export import DEVICE_TYPES_DIR, netbox_file_stream, netbox_tables
+from model.outputs.netbox.modules import ModuleType, distinct_module_slugs
 from model.outputs.netbox.power import PDU_ROLE
 from model.outputs.schedule import schedule_rows
 from tests.model.netbox_lists import write_lists
@@ -142,3 +143,21 @@ def test_the_custom_type_and_the_pdus_come_back_from_netbox_s_lists(tmp_path):
     assert {r.id: r.pdus for r in back.design.racks.values()} == {
         r.id: r.pdus for r in design.racks.values()
     }
+
+
+def test_module_types_whose_part_numbers_slug_alike_get_their_own_files():
+    """Part numbers differing in case or punctuation only (a design's own module part beside
+    the catalog's) gave one YAML path; the first by part number keeps its slug, and every
+    model (the part number NetBox's module import finds a type by) stays as it was."""
+    part = next(iter(nvl72(racks=1).catalog.module_parts.values()))
+    numbers = [part.part_number, part.part_number.lower(), part.part_number.replace("-", " ")]
+    assert len(set(numbers)) == 3
+    types = [ModuleType([msgspec.structs.replace(part, part_number=n)]) for n in reversed(numbers)]
+    plain = types[0].slug
+    assert {t.slug for t in types} == {plain}  # the clash
+    distinct_module_slugs(types)
+    assert len({t.slug for t in types}) == 3
+    assert min(types, key=lambda t: t.first.part_number).slug == plain
+    assert [t.model for t in types] == list(reversed(numbers))
+    distinct_module_slugs(types[:1])  # alone again: no suffix
+    assert types[0].slug == plain

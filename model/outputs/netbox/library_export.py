@@ -26,6 +26,7 @@ from model.outputs.netbox.library_types import (
     library_table,
     typed_power_ports,
 )
+from model.outputs.netbox.modules import module_slug
 from model.outputs.netbox.names import fit_name, slugify
 from model.outputs.writers import ExportError
 
@@ -311,7 +312,7 @@ class _RenamedModuleType:
     def __init__(self, base, manufacturer: str):
         self.base, self.manufacturer = base, manufacturer
         self.model = base.model
-        self.slug = slugify(f"{manufacturer}-{base.first.part_number}")
+        self.slug = module_slug(manufacturer, base.first.part_number, base.slug_suffix)
 
     def document(self) -> dict[str, object]:
         return {**self.base.document(), "manufacturer": self.manufacturer}
