@@ -399,7 +399,9 @@ def netbox_tables(
 def _add_power(design, out: NetBoxTables, rack_names, taken: set[str]) -> None:
     """A design with a facility: power panels, feeds, PDU devices and power cables
     (:mod:`model.outputs.netbox.power`); none of it otherwise."""
-    power = power_export(design, out.site, LOCATION_NAME, rack_names, taken)
+    # The design's types keep their names; a PDU type named alike yields (power._yielded_type)
+    design_types = [(v.dtype.vendor, v.model, v.slug) for v in out.device_types]
+    power = power_export(design, out.site, LOCATION_NAME, rack_names, taken, design_types)
     for stem, header, rows in zip(
         POWER_STEMS,
         (POWER_PANEL_HEADER, POWER_FEED_HEADER, POWER_CABLE_HEADER),

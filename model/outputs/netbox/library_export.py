@@ -26,6 +26,7 @@ from model.outputs.netbox.library_types import (
     library_table,
     typed_power_ports,
 )
+from model.outputs.netbox.modules import module_slug
 from model.outputs.netbox.names import fit_name, slugify
 from model.outputs.writers import ExportError
 
@@ -190,13 +191,14 @@ def rename_tables(
     report = LibraryReport(held_from=held_from)
     every = [*out.device_types, *device_variants.values()]
     named = library_variants({v.key: v for v in every}, table)
-    by_name = {old.model: named[old.key] for old in out.device_types}
+    # by (manufacturer, model): a PDU type may share a model with a design type of another maker
+    by_name = {(old.dtype.vendor, old.model): named[old.key] for old in out.device_types}
     t = out.tables
     # Devices: each row's manufacturer and model (rows of types not in device_types: PDUs)
     devices = t[DEVICES]
     makers, models = _column(devices, "manufacturer"), _column(devices, "device_type")
     for i, (maker, model) in enumerate(zip(makers, models, strict=True)):
-        lib = by_name.get(model)
+        lib = by_name.get((maker, model))
         makers[i] = lib.manufacturer if lib else table.manufacturer(maker)
         models[i] = lib.model if lib else model
     t[DEVICES] = _replace(devices, {"manufacturer": makers, "device_type": models})
@@ -310,7 +312,7 @@ class _RenamedModuleType:
     def __init__(self, base, manufacturer: str):
         self.base, self.manufacturer = base, manufacturer
         self.model = base.model
-        self.slug = slugify(f"{manufacturer}-{base.first.part_number}")
+        self.slug = module_slug(manufacturer, base.first.part_number, base.slug_suffix)
 
     def document(self) -> dict[str, object]:
         return {**self.base.document(), "manufacturer": self.manufacturer}

@@ -32,6 +32,7 @@ itself (exported as the cable), and backplane links have no plug at all.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 from operator import itemgetter
 
@@ -43,7 +44,13 @@ from model.design.design import Design
 from model.engine.cages import CAGE_STRIDE, cage_view, port_cages
 from model.engine.routed_links import RoutedLinks
 from model.outputs.netbox.columns import Lookup, Repeat, Table
-from model.outputs.netbox.names import DESCRIPTION_MAX, MODEL_NAME_MAX, fit_name, slugify
+from model.outputs.netbox.names import (
+    DESCRIPTION_MAX,
+    MODEL_NAME_MAX,
+    SLUG_MAX,
+    fit_name,
+    slugify,
+)
 from model.outputs.writers import ExportError
 from model.plant.links import LinkParts
 from model.plant.physical_plant import build_plant
@@ -60,6 +67,7 @@ class ModuleType:
     """One NetBox module type: a transceiver product (all catalog parts of one part number)."""
 
     parts: list[ModulePart] = field(default_factory=list)
+    slug_suffix: str = ""  # set by distinct_module_slugs when another type slugs alike
 
     @property
     def first(self) -> ModulePart:
@@ -75,7 +83,7 @@ class ModuleType:
 
     @property
     def slug(self) -> str:
-        return slugify(f"{self.vendor}-{self.first.part_number}")
+        return module_slug(self.vendor, self.first.part_number, self.slug_suffix)
 
     def document(self) -> dict[str, object]:
         first = self.first
@@ -96,6 +104,27 @@ class ModuleType:
             "description": fit_name(first.description, DESCRIPTION_MAX),
             "comments": f"Transceiver. {uses}. Sources: {', '.join(sources)}",
         }
+
+
+def module_slug(vendor: str, part_number: str, suffix: str = "") -> str:
+    """The file name (less ``.yaml``) of a module type; ``suffix`` keeps it within the limit."""
+    text = f"{vendor}-{part_number}"
+    return slugify(text, SLUG_MAX - len(suffix)) + suffix if suffix else slugify(text)
+
+
+def distinct_module_slugs(types: list[ModuleType]) -> None:
+    """Give every type whose slug another one shares but the first (by part number) a suffix
+    of 8 hex digits of its part number: part numbers differing in case or punctuation only
+    (a design's own part beside the catalog's) slug alike, and one YAML was written over the
+    other. Their models (the part numbers, which NetBox's module import finds them by) differ."""
+    by_slug: dict[str, list[ModuleType]] = {}
+    for mtype in types:
+        mtype.slug_suffix = ""
+        by_slug.setdefault(mtype.slug, []).append(mtype)
+    for group in by_slug.values():
+        for mtype in sorted(group, key=lambda t: t.first.part_number)[1:]:
+            digest = hashlib.sha1(mtype.first.part_number.encode("utf-8")).hexdigest()[:8]
+            mtype.slug_suffix = "-" + digest
 
 
 @dataclass
@@ -172,6 +201,7 @@ def module_export(
         ],
     )
     used = [types[number] for number in models]
+    distinct_module_slugs(used)
     return ModuleExport(sorted(used, key=lambda t: t.slug), table)
 
 

@@ -21,11 +21,12 @@ to a standard breaker size; the plugs' few per cent are within the step.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from model.design.design import Design
 from model.design.entities import PowerPanel
-from model.outputs.netbox.names import DESCRIPTION_MAX, fit_name, slugify
+from model.outputs.netbox.names import DESCRIPTION_MAX, MODEL_NAME_MAX, fit_name, slugify
 
 POWER_PANEL_HEADER = ("site", "location", "name", "description")
 POWER_FEED_HEADER = (
@@ -93,6 +94,31 @@ def _power_type(design: Design, rtype, shelf: bool) -> tuple[str, str, int]:
     return (maker, part.netbox_model, u_height)
 
 
+def _type_slug(manufacturer: str, model: str) -> str:
+    return slugify(f"{manufacturer} {model}")
+
+
+def _yielded_type(
+    device_type: tuple[str, str, int], taken: set[tuple[str, str]], slugs: set[str]
+) -> tuple[str, str, int]:
+    """``device_type`` as exported: renamed ``<model> (facility)`` (then ``(facility 2)``...)
+    when a type already written has its (manufacturer, model), compared ignoring case as
+    NetBox does, or its slug. The design's own types keep their names: a custom type
+    ``Generic Rack PDU`` and the generated PDU type shared a YAML path (one was lost) and
+    NetBox would have matched the custom type's devices to the PDU type."""
+    manufacturer, model, u_height = device_type
+    name, n = model, 1
+    while (manufacturer.casefold(), name.casefold()) in taken or _type_slug(
+        manufacturer, name
+    ) in slugs:
+        tag = " (facility)" if n == 1 else f" (facility {n})"
+        name = fit_name(model, MODEL_NAME_MAX - len(tag)) + tag
+        n += 1
+    taken.add((manufacturer.casefold(), name.casefold()))
+    slugs.add(_type_slug(manufacturer, name))
+    return (manufacturer, name, u_height)
+
+
 def _phase(panel: PowerPanel) -> str:
     return "three-phase" if panel.current == "ac" and panel.phases == 3 else "single-phase"
 
@@ -107,7 +133,7 @@ def _type_doc(manufacturer: str, model: str, u_height: int) -> dict[str, object]
     return {
         "manufacturer": manufacturer,
         "model": model,
-        "slug": slugify(f"{manufacturer} {model}"),
+        "slug": _type_slug(manufacturer, model),
         "u_height": u_height,
         "is_full_depth": False,
         "airflow": "passive",
@@ -117,10 +143,16 @@ def _type_doc(manufacturer: str, model: str, u_height: int) -> dict[str, object]
 
 
 def power_export(
-    design: Design, site: str, location: str, rack_names: dict[str, str], taken: set[str]
+    design: Design,
+    site: str,
+    location: str,
+    rack_names: dict[str, str],
+    taken: set[str],
+    type_names: Iterable[tuple[str, str, str]] = (),
 ) -> PowerExport:
     """The power panels, feeds, PDU devices and power cables of ``design`` (``taken``: device
-    names already used in the site, compared ignoring case)."""
+    names already used in the site, compared ignoring case; ``type_names``: (manufacturer,
+    model, slug) of the device types already exported, which the PDU types yield to)."""
     out = PowerExport()
     power = design.hall.power
     panels = {p.id: p for p in power.panels}
@@ -148,7 +180,10 @@ def power_export(
     rack_max = dict.fromkeys(design.racks, 0.0)
     for device in design.devices.values():
         rack_max[device.rack] += types[device.type].power_max_w
-    kinds: dict[str, tuple[str, str, int]] = {}  # model -> (manufacturer, model, u)
+    # (manufacturer, model) as generated -> (manufacturer, model, u) as exported
+    kinds: dict[tuple[str, str], tuple[str, str, int]] = {}
+    taken_types = {(m.casefold(), n.casefold()) for m, n, _ in type_names}
+    taken_slugs = {slug for _, _, slug in type_names}
     used = {n.lower() for n in taken}
     for rack in sorted(design.racks.values(), key=lambda r: rack_names[r.id]):
         entries = [p for p in rack.pdus if p in panels]
@@ -158,8 +193,10 @@ def power_export(
         shelf = bool(rtype and rtype.power_shelves)
         kind = "PS" if shelf else "PDU"
         device_type = _power_type(design, rtype, shelf)
-        kinds.setdefault(device_type[1], device_type)
-        manufacturer, model, _u = device_type
+        key = device_type[:2]
+        if key not in kinds:
+            kinds[key] = _yielded_type(device_type, taken_types, taken_slugs)
+        manufacturer, model, _u = kinds[key]
         sides = [feeds[panels[p].feed].side for p in entries]
         for n, (panel_id, side) in enumerate(zip(entries, sides, strict=True), 1):
             panel = panels[panel_id]
