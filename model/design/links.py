@@ -15,7 +15,7 @@ from model.catalog.ports import PortInfo, port_table
 from model.design.changes import ChangeKind
 from model.design.entities import Link
 from model.design.link_entries import pieces_problem, record_problem, via_problem
-from model.design.records import DesignError, Removed, fit_fields
+from model.design.records import DesignError, Removed, fit_fields, one_change
 from model.design.state import DesignState
 
 
@@ -104,8 +104,10 @@ class LinkEdits(DesignState):
             if link.via or link.polarity or link.as_built_pieces_m:
                 _check_entries(link)
 
+    @one_change
     def update_links(self, links: Iterable[Link]) -> None:
-        """Replace link records: medium, length override, as-built length, label (ends fixed)."""
+        """Replace link records: medium, length override, as-built length, label, fabric (ends
+        fixed). A changed fabric is also announced as LINKS_REFABRICKED: the topology follows it."""
         links = list(links)
         links = fit_fields(links, "link")
         for link in links:
@@ -118,6 +120,7 @@ class LinkEdits(DesignState):
                 raise DesignError(f"link {link.id!r}: unknown medium {link.medium!r}")
             if link.via or link.polarity or link.as_built_pieces_m:
                 _check_entries(link)
+        refabricked = [link.id for link in links if link.fabric != self.links[link.id].fabric]
         for link in links:
             self.links[link.id] = link
             if link.via:
@@ -125,6 +128,8 @@ class LinkEdits(DesignState):
             else:
                 self._via_links.discard(link.id)
         self._emit(ChangeKind.LINKS_CHANGED, (link.id for link in links))
+        if refabricked:
+            self._emit(ChangeKind.LINKS_REFABRICKED, refabricked)
 
     def remove_links(self, ids: Iterable[str]) -> Removed:
         ids = list(dict.fromkeys(ids))
