@@ -110,17 +110,19 @@ class LinkEdits(DesignState):
         fixed). A changed fabric is also announced as LINKS_REFABRICKED: the topology follows it."""
         links = list(links)
         links = fit_fields(links, "link")
+        refabricked: list[str] = []  # ids whose fabric changed: their network did
         for link in links:
             old = self.links.get(link.id)
             if old is None:
                 raise DesignError(f"no link {link.id!r}")
+            if old.fabric != link.fabric:
+                refabricked.append(link.id)
             if (old.a, old.b) != (link.a, link.b):
                 raise DesignError("a link's ends cannot change; remove it and connect anew")
             if link.medium != "auto" and link.medium not in self.catalog.media_types:
                 raise DesignError(f"link {link.id!r}: unknown medium {link.medium!r}")
             if link.via or link.polarity or link.as_built_pieces_m:
                 _check_entries(link)
-        refabricked = [link.id for link in links if link.fabric != self.links[link.id].fabric]
         for link in links:
             self.links[link.id] = link
             if link.via:
