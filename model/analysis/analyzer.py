@@ -75,7 +75,9 @@ from model.structured.layout_records import StructuredLayout
 from model.structured.leg_reuse import LegMemo
 
 K = ChangeKind
-TOPOLOGY_EVENTS = DEVICE_KINDS | {K.LINKS_ADDED, K.LINKS_REMOVED}
+# A fabric pinned on a link moves it between networks: the topology (tiers, switches off the
+# tiers) is inferred again; any other link edit (medium, length, label) leaves it.
+TOPOLOGY_EVENTS = DEVICE_KINDS | {K.LINKS_ADDED, K.LINKS_REMOVED, K.LINKS_REFABRICKED}
 DEVICE_EVENTS = DEVICE_KINDS | {K.RACKS_ADDED, K.RACKS_REMOVED, K.RACKS_CHANGED}
 PLACEMENT_EVENTS = RACK_KINDS | {K.HALL_CHANGED}
 # What the entry checks (model.analysis.entry_checks) read: link lengths, rack sizes, roles.

@@ -46,6 +46,10 @@ class ChangeKind(Enum):
     DEVICES_REMOVED = "devices_removed"
     LINKS_ADDED = "links_added"
     LINKS_CHANGED = "links_changed"
+    # A link's pinned fabric set, changed or cleared: which network it is in, so the topology
+    # (tiers, oversubscription, bisection). Always made with LINKS_CHANGED for the same ids, so
+    # a listener of LINKS_CHANGED alone hears every link edit as before.
+    LINKS_REFABRICKED = "links_refabricked"
     LINKS_REMOVED = "links_removed"
 
 
@@ -53,7 +57,7 @@ K = ChangeKind
 TRAY_KINDS = frozenset({K.TRAYS_ADDED, K.TRAYS_CHANGED, K.TRAYS_REMOVED})
 RACK_KINDS = frozenset({K.RACKS_ADDED, K.RACKS_MOVED, K.RACKS_CHANGED, K.RACKS_REMOVED})
 DEVICE_KINDS = frozenset({K.DEVICES_ADDED, K.DEVICES_MOVED, K.DEVICES_CHANGED, K.DEVICES_REMOVED})
-LINK_KINDS = frozenset({K.LINKS_ADDED, K.LINKS_CHANGED, K.LINKS_REMOVED})
+LINK_KINDS = frozenset({K.LINKS_ADDED, K.LINKS_CHANGED, K.LINKS_REFABRICKED, K.LINKS_REMOVED})
 del K
 
 

@@ -15,7 +15,7 @@ from model.catalog.ports import PortInfo, port_table
 from model.design.changes import ChangeKind
 from model.design.entities import Link
 from model.design.link_entries import pieces_problem, record_problem, via_problem
-from model.design.records import DesignError, Removed, fit_fields
+from model.design.records import DesignError, Removed, fit_fields, one_change
 from model.design.state import DesignState
 
 
@@ -104,14 +104,19 @@ class LinkEdits(DesignState):
             if link.via or link.polarity or link.as_built_pieces_m:
                 _check_entries(link)
 
+    @one_change
     def update_links(self, links: Iterable[Link]) -> None:
-        """Replace link records: medium, length override, as-built length, label (ends fixed)."""
+        """Replace link records: medium, length override, as-built length, label, fabric (ends
+        fixed). A changed fabric is also announced as LINKS_REFABRICKED: the topology follows it."""
         links = list(links)
         links = fit_fields(links, "link")
+        refabricked: list[str] = []  # ids whose fabric changed: their network did
         for link in links:
             old = self.links.get(link.id)
             if old is None:
                 raise DesignError(f"no link {link.id!r}")
+            if old.fabric != link.fabric:
+                refabricked.append(link.id)
             if (old.a, old.b) != (link.a, link.b):
                 raise DesignError("a link's ends cannot change; remove it and connect anew")
             if link.medium != "auto" and link.medium not in self.catalog.media_types:
@@ -125,6 +130,8 @@ class LinkEdits(DesignState):
             else:
                 self._via_links.discard(link.id)
         self._emit(ChangeKind.LINKS_CHANGED, (link.id for link in links))
+        if refabricked:
+            self._emit(ChangeKind.LINKS_REFABRICKED, refabricked)
 
     def remove_links(self, ids: Iterable[str]) -> Removed:
         ids = list(dict.fromkeys(ids))
