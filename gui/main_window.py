@@ -7,7 +7,7 @@ import gc
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QMimeData, QSettings, Qt, QTimer, Signal
+from PySide6.QtCore import QMimeData, QObject, QSettings, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
@@ -343,7 +343,7 @@ class MainWindow(QMainWindow):
         self.elevation.set_scene(scene)
         scene.selection_ids_changed.connect(self._selection_to_elevation)
         self.view.setScene(scene)
-        old_scene, self.scene = self.scene, scene  # the old one deleted by _release
+        old_scene, self.scene = self.scene, scene  # the old one deleted below
         self._view_options()
         self.layer_menus.apply()
         if self.power_colors_action.isChecked():
@@ -360,7 +360,8 @@ class MainWindow(QMainWindow):
         self.set_mode("select")
         self._update_title()
         self.view.fit()
-        if old is not None:
+        if old is not None and old_scene is not None:  # set together: both or neither
+            old_scene.deleteLater()
             _release(old, old_scene)
         # The scene just built (an item per rack, tray and bundle, their wrappers and maps)
         # lives as long as the document: moved out of the collector's generations as the design
@@ -406,8 +407,8 @@ class MainWindow(QMainWindow):
             if self.scene is not None:
                 self.scene.detach()  # its timers stop with it
             self.analysis_docks.close()
-            if self.document is not None:
-                _release(self.document)  # its refresh timer stops with the window
+            if self.document is not None:  # its refresh timer stops with the window
+                _release(self.document, self)  # deleted on close (WA_DeleteOnClose)
             event.accept()
         else:
             event.ignore()
@@ -584,17 +585,12 @@ class MainWindow(QMainWindow):
         )
 
 
-def _release(document: Document, scene: HallScene | None = None) -> None:
-    """The window lets go of ``document``: its plant stops following the design, its undo stack
-    is deleted (QUndoView.setStack hands it to C++, which never deletes it). The collector's next
-    tick collects its frozen cycles (note_released) once its old ``scene`` is gone: the window,
-    its Qt parent, kept it and it the document, so a settle before freed nothing (5 retries)."""
-    if scene is None:
-        note_released(document)
-    else:
-        scene.destroyed.connect(partial(note_released, document))
-        scene.deleteLater()
+def _release(document: Document, holder: QObject) -> None:
+    """The window lets go of ``document``: its plant stops following the design, its undo
+    history is dropped. The collector's next tick collects its frozen cycles (note_released) once
+    ``holder`` is destroyed (the old scene on File > Open, the window on close): each holds the
+    document until its deferred delete, so a settle before it freed nothing (5 retries)."""
+    holder.destroyed.connect(partial(note_released, document))
     close_feed(document.plant)
     document.plant.close()
-    document.stack.clear()  # its commands die now, in order, not when the collector gets to them
-    document.stack.deleteLater()
+    document.drop_history()

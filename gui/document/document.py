@@ -69,6 +69,10 @@ def empty_design(
     return Design(hall, name=name)
 
 
+def _edited(_index: int) -> None:
+    note_edited()
+
+
 class Document:
     """A design being edited. ``path`` is None until it is first saved."""
 
@@ -90,7 +94,7 @@ class Document:
         self.stack = QUndoStack()
         # Each edit (done, undone, redone) defers a let-go document's full collection until the
         # user pauses (gc_policy.note_edited): it blocked the GUI thread in the edit's own work.
-        self.stack.indexChanged.connect(lambda _index: note_edited())
+        self.stack.indexChanged.connect(_edited)
         self.plant = plant or editing_plant(design)  # one per document, given when loaded with it
         self._snapshots = snapshots
         self.recovery_file: Path | None = None  # set when recovered after a crash
@@ -107,6 +111,15 @@ class Document:
         holds a whole snapshot, which nothing else should keep alive)."""
         snapshots, self._snapshots = self._snapshots, None
         return snapshots
+
+    def drop_history(self) -> None:
+        """The window let go of this document: its undo commands die now, in order, not when the
+        collector gets to them, and its stack is deleted (QUndoView.setStack hands it to C++,
+        which never deletes it). Not an edit: the stack's index changes as it is cleared, and
+        as an edit it deferred the collection of this very document by EDIT_QUIET_S."""
+        self.stack.indexChanged.disconnect(_edited)
+        self.stack.clear()
+        self.stack.deleteLater()
 
     @property
     def modified(self) -> bool:
