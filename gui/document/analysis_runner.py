@@ -461,8 +461,11 @@ class AnalysisRunner(QObject):
         finally:
             # The job that sent this report (a slot run by the report could turn the event
             # loop, and a newer job start, before this: that one waits for its own report).
-            if self._job is not None and self._job.work.revision == revision:
-                self._job.report_taken.set()
+            # Its ``work`` is None once it ran to the end (set on the worker: read it once).
+            job = self._job
+            work = job.work if job is not None else None
+            if job is not None and (work is None or work.revision == revision):
+                job.report_taken.set()
 
     def _take_report(self, revision: int, early: tuple, seconds: float) -> None:
         work = self._work

@@ -71,3 +71,37 @@ def test_the_second_step_waits_for_the_report_to_be_taken(qtbot, monkeypatch):
         assert order == ["report taken", "bundles"]
     finally:
         runner.close()
+
+
+def test_a_report_taken_after_its_job_ran_to_the_end_is_taken_quietly(qtbot, monkeypatch):
+    """The GUI thread busy past the bounded wait: the job ends (its ``work`` let go on the
+    worker) before its report is taken; taking it then raised in the event loop (a loaded CI
+    run met it: `'NoneType' object has no attribute 'revision'`) instead of publishing it."""
+    ended, armed = threading.Event(), threading.Event()
+    real_run = analysis_runner._Job.run
+    real_reported = AnalysisRunner._job_reported
+
+    def run(job):
+        real_run(job)
+        if armed.is_set():
+            ended.set()
+
+    def reported(self, *args):  # the GUI thread busy until the job has ended
+        if armed.is_set():
+            assert ended.wait(20)
+        return real_reported(self, *args)
+
+    monkeypatch.setattr(analysis_runner._Job, "run", run)
+    monkeypatch.setattr(AnalysisRunner, "_job_reported", reported)  # before the runner connects
+    design = small_pod()
+    runner = AnalysisRunner(design, RoutedLinks(design))
+    try:
+        qtbot.waitUntil(lambda: runner.settled, timeout=20_000)
+        monkeypatch.setattr(analysis_runner, "REPORT_WAIT_S", 0.0)
+        armed.set()
+        _nudge(design)
+        qtbot.waitUntil(lambda: runner.settled, timeout=20_000)
+        assert ended.is_set()
+        assert runner.fresh and runner.result.revision == design.revision
+    finally:
+        runner.close()
