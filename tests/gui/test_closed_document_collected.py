@@ -11,33 +11,21 @@ file's until the one after it (see gc_policy.note_released)."""
 from __future__ import annotations
 
 import weakref
-from pathlib import Path
 
-from gui.document.plant_feed import feed_for
 from tests.gui.conftest import (
     close_quietly,
     make_window,
     move_first_rack_and_wait,
     wait_until_idle,
 )
+from tests.gui.released_support import EXAMPLE, still_alive, watch_document
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "resources" / "examples" / "small-pod.hall.json"
 TICKS_MS = 10_000  # the collector ticks every second; a loaded machine may be late
-
-
-def _watch(window) -> dict[str, weakref.ref]:
-    document = window.document
-    return {
-        "document": weakref.ref(document),
-        "design": weakref.ref(document.design),
-        "plant feed": weakref.ref(feed_for(document.design, document.plant)),
-        "scene": weakref.ref(window.scene),
-    }
 
 
 def _wait_collected(qtbot, watched: dict[str, weakref.ref]) -> None:
     def gone() -> None:
-        alive = [name for name, ref in watched.items() if ref() is not None]
+        alive = still_alive(watched)
         assert not alive, f"still alive: {alive}"
 
     qtbot.waitUntil(gone, timeout=TICKS_MS)
@@ -48,7 +36,7 @@ def test_a_closed_windows_document_feed_and_scene_are_collected(qtbot, tmp_path)
         window = make_window(qtbot, tmp_path, EXAMPLE)
         wait_until_idle(qtbot)
         move_first_rack_and_wait(window, qtbot)
-        watched = _watch(window)
+        watched = watch_document(window)
         close_quietly(window)
         del window
         _wait_collected(qtbot, watched)
@@ -61,7 +49,7 @@ def test_the_previous_files_document_feed_and_scene_are_collected(qtbot, tmp_pat
     for _ in range(3):
         move_first_rack_and_wait(window, qtbot)
         window.document.stack.setClean()  # no unsaved-changes prompt
-        watched = _watch(window)
+        watched = watch_document(window)
         assert window.open_path(EXAMPLE)
         wait_until_idle(qtbot)
         _wait_collected(qtbot, watched)

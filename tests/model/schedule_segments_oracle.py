@@ -11,6 +11,7 @@ from model.catalog.parts import part_number_for
 from model.catalog.structured import structured_catalog
 from model.outputs.bom_parts import row_number  # the BOM's number, as the schedule shows it
 from model.outputs.schedule_columns import SCHEDULE_COLUMNS
+from model.outputs.schedule_segment_cells import num as _num  # the schedule's mm rounding
 from model.structured.channel_view import point_rack
 from model.structured.layout import structured_layout, uses_structured
 
@@ -29,25 +30,6 @@ _A_CAGE, _B_CAGE, _A_MODULE, _B_MODULE = (
 )
 assert SCHEDULE_COLUMNS[3:11] == tuple(f"{e}_{k}" for e in "ab" for k in END_FIELDS[:4])
 assert SCHEDULE_COLUMNS[16:20] == ("a_cage", "b_cage", "a_module", "b_module")
-
-
-# value -> round(value, 3). Rounding to digits formats the float (~1 us) and a zoned XL
-# schedule rounds 1.8 M lengths of a few thousand distinct values. Floats only, zero apart:
-# 1 == 1.0 and 0.0 == -0.0 as keys, though they round to different things.
-_ROUNDED: dict[float, float] = {}
-
-
-def _num(value: float | None) -> float | None:
-    if value is None or value != value:  # NaN: not orderable
-        return None
-    if type(value) is not float or value == 0.0:
-        return round(value, 3)
-    got = _ROUNDED.get(value)
-    if got is None:
-        if len(_ROUNDED) >= 200_000:  # bounded: a design of all-distinct lengths
-            _ROUNDED.clear()
-        got = _ROUNDED[value] = round(value, 3)
-    return got
 
 
 def _rounded(values: list) -> list:
