@@ -21,7 +21,6 @@ says), ``passive`` for unpowered ones (patch panels).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterable
 from functools import lru_cache
@@ -43,6 +42,7 @@ from model.outputs.netbox.names import (
     fit_name,
     interface_name,
     slugify,
+    suffix_alike_slugs,
 )
 from model.outputs.netbox.panels import panel_port_templates
 
@@ -293,17 +293,9 @@ def type_record_line(comments: str) -> str | None:
 
 
 def distinct_slugs(variants: Iterable[TypeVariant]) -> None:
-    """Give every variant whose slug another one shares but the first (by key) a suffix of 8
-    hex digits of its key: two custom types "Acme X1" and "acme-x1" slug alike, and one of
-    them was lost (one YAML file written over the other; NetBox refuses a repeated slug)."""
-    by_slug: dict[str, list[TypeVariant]] = {}
-    for variant in variants:
-        variant.slug_suffix = ""
-        by_slug.setdefault(variant.slug, []).append(variant)
-    for group in by_slug.values():
-        for variant in sorted(group, key=lambda v: repr(v.key))[1:]:
-            digest = hashlib.sha1(repr(variant.key).encode("utf-8")).hexdigest()[:8]
-            variant.slug_suffix = "-" + digest
+    """Suffixes for variants that slug alike (:func:`~model.outputs.netbox.names.suffix_alike_slugs`,
+    by their key): two custom types "Acme X1" and "acme-x1" slug alike, and one of them was lost."""
+    suffix_alike_slugs(variants, lambda variant: repr(variant.key))
 
 
 def yaml_document(doc: dict[str, object]) -> str:

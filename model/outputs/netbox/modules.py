@@ -32,7 +32,6 @@ itself (exported as the cable), and backplane links have no plug at all.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from operator import itemgetter
 
@@ -50,6 +49,7 @@ from model.outputs.netbox.names import (
     SLUG_MAX,
     fit_name,
     slugify,
+    suffix_alike_slugs,
 )
 from model.outputs.writers import ExportError
 from model.plant.links import LinkParts
@@ -113,18 +113,11 @@ def module_slug(vendor: str, part_number: str, suffix: str = "") -> str:
 
 
 def distinct_module_slugs(types: list[ModuleType]) -> None:
-    """Give every type whose slug another one shares but the first (by part number) a suffix
-    of 8 hex digits of its part number: part numbers differing in case or punctuation only
-    (a design's own part beside the catalog's) slug alike, and one YAML was written over the
-    other. Their models (the part numbers, which NetBox's module import finds them by) differ."""
-    by_slug: dict[str, list[ModuleType]] = {}
-    for mtype in types:
-        mtype.slug_suffix = ""
-        by_slug.setdefault(mtype.slug, []).append(mtype)
-    for group in by_slug.values():
-        for mtype in sorted(group, key=lambda t: t.first.part_number)[1:]:
-            digest = hashlib.sha1(mtype.first.part_number.encode("utf-8")).hexdigest()[:8]
-            mtype.slug_suffix = "-" + digest
+    """Suffixes for module types that slug alike, by part number (:func:`~model.outputs.netbox.
+    names.suffix_alike_slugs`): part numbers differing in case or punctuation only (a design's
+    own part beside the catalog's). Their models (the part numbers, which NetBox's module
+    import finds them by) differ."""
+    suffix_alike_slugs(types, lambda mtype: mtype.first.part_number)
 
 
 @dataclass

@@ -23,7 +23,8 @@ from __future__ import annotations
 import hashlib
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 DEVICE_NAME_MAX = 64
 INTERFACE_NAME_MAX = 64
@@ -124,3 +125,17 @@ def interface_name(port: str) -> str:
         if len(port) <= INTERFACE_NAME_MAX and port == port.strip()
         else fit_name(port, INTERFACE_NAME_MAX)
     )
+
+
+def suffix_alike_slugs(types: Iterable[Any], key: Callable[[Any], str]) -> None:
+    """Give every type (an object with ``slug`` and ``slug_suffix``) whose slug another one
+    shares, but the first by ``key``, a suffix of 8 hex digits of its ``key``: two types that
+    slug alike were written to one YAML file, one over the other, and NetBox refuses a
+    repeated slug."""
+    by_slug: dict[str, list[Any]] = {}
+    for item in types:
+        item.slug_suffix = ""
+        by_slug.setdefault(item.slug, []).append(item)
+    for group in by_slug.values():
+        for item in sorted(group, key=key)[1:]:
+            item.slug_suffix = "-" + hashlib.sha1(key(item).encode("utf-8")).hexdigest()[:8]
