@@ -37,6 +37,7 @@ from model.engine.link_status import (
 from model.engine.link_table import EngineState
 from model.engine.retray_lengths import reroute_lengths
 from model.engine.route_renames import renamed_as_a_whole
+from model.engine.route_spans import named_spans
 from model.engine.route_words import route_word_columns
 from model.engine.tray_graph import TrayGraph
 
@@ -413,14 +414,19 @@ class PlantRouting(EngineState):
         if fresh_a:
             start = len(self._route_spans) - len(fresh_a)
             self._route_spans[start:] = self._spans_between(
-                np.array(fresh_a, dtype=np.int64), np.array(fresh_b, dtype=np.int64)
+                np.array(fresh_a, dtype=np.int64), np.array(fresh_b, dtype=np.int64), whole
             )
         if whole:  # each route's first row, for a tray edit's names (_renamed_as_before)
             self._route_firsts = (self.applied_edits, np.array(fresh_rows, dtype=np.int64))
 
-    def _spans_between(self, da: np.ndarray, db: np.ndarray) -> list:
-        """:meth:`tray_spans` of the routes from drops ``da`` to ``db`` (tray ids named)."""
+    def _spans_between(self, da: np.ndarray, db: np.ndarray, every: bool = False) -> list:
+        """:meth:`tray_spans` of the routes from drops ``da`` to ``db`` (tray ids named).
+        ``every``: these are all the routes (a whole naming): each is taken from the last whole
+        naming's where its key holds, and their memo replaces it (model.engine.route_spans)."""
         att, names = self._att, self._graph.tray_ids
+        if every:
+            named, self._span_memo = named_spans(self._graph, att, da, db, self._span_memo)
+            return named
         spans = self._graph.spans(att, da, att, db)
         # A list made into a tuple, not a generator's (whose frames cProfile put at ~0.5 s of
         # 141 XL moves' naming).
@@ -447,7 +453,7 @@ class PlantRouting(EngineState):
             keys, route_of, firsts = renamed_as_a_whole(keys, *ends, route_of)
         self._route_key[:] = keys
         self._route_of = dict(route_of)
-        self._route_spans = self._spans_between(self.drop_a[firsts], self.drop_b[firsts])
+        self._route_spans = self._spans_between(self.drop_a[firsts], self.drop_b[firsts], True)
         self._route_firsts = (self.applied_edits, firsts)
         return True
 
