@@ -524,18 +524,21 @@ class PlantRouting(EngineState):
         new_length = self.length_m[routed]
         chosen = self._component_rows(routed[self._length_crossed(routed, old_length, new_length)])
         # The others keep their media, and so the status bits their media set (_route wrote
-        # the routing bits alone).
-        kept = np.flatnonzero(~np.isin(routed, chosen, assume_unique=True))
+        # the routing bits alone): found by a mask over the plant's rows (np.isin sorted the
+        # ~190k rows of an XL corner drag, ~1.5 ms).
+        marked = np.zeros(len(self.link_ids), dtype=bool)
+        marked[chosen] = True
+        kept = ~marked[routed]
         media_bits = np.uint8(NO_MEDIUM | PINNED_OUT_OF_REACH | PINNED_MISMATCH)
         self.status[routed[kept]] |= old_status[kept] & media_bits
-        before = tuple(getattr(self, name)[chosen].copy() for name in _MEDIA_COLUMNS)
+        before = tuple(getattr(self, name)[chosen] for name in _MEDIA_COLUMNS)  # gathers: copies
         if len(chosen):
             self._choose(chosen)
         lengths = same_rows((old_routed, old_length), (self.routed_m[routed], new_length))
         media = same_rows(before, tuple(getattr(self, name)[chosen] for name in _MEDIA_COLUMNS))
         # ~190k rows at XL, once each (a row can change length and medium), in row order;
         # named as ids only where wanted (ChangedRows)
-        marked = np.zeros(len(self.link_ids), dtype=bool)
+        marked[:] = False
         marked[routed[~lengths]] = True
         marked[chosen[~media]] = True
         rows = np.flatnonzero(marked)
