@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from model.engine.cages import CageView, PartTables
     from model.engine.length_breaks import LengthBreaks
     from model.engine.media import PortClass
+    from model.engine.route_spans import SpanMemo
     from model.engine.tray_graph import Attachments, TrayGraph
 
 # Per-link input columns (from the design) and output columns (derived), by dtype.
@@ -145,6 +146,7 @@ class EngineState(LinkTable):
     _rack_rows_whole: bool
     _route_of: dict[tuple, int]
     _route_spans: list[tuple[tuple[str, float, float], ...]]
+    _span_memo: SpanMemo | None  # the last whole naming's spans by key (route_spans.py)
     applied_edits: int  # refreshes that applied edits (routed_links.py)
     inputs_filled: int  # calls that wrote input columns in place (routed_links._fill_inputs)
     # After a naming of every row at once: (refreshes applied then, each route's first row).

@@ -300,6 +300,7 @@ class RoutedLinks(PlantRouting, PlantMedia, PlantPortTables):
         self._route_spans: list[tuple[tuple[str, float, float], ...]] = []
         self._route_firsts = None  # (refreshes applied, each route's first row): routing.py
         self._renaming = None  # a tray edit's names before it, to restore (routing.py)
+        self._span_memo = getattr(self, "_span_memo", None)  # routes' spans by key: route_spans.py
         self._cage_rows: list[dict[int, tuple[int, int]]] = []
         self.route_generation = getattr(self, "route_generation", -1) + 1
         self._rack_geom = np.zeros((0, 4))  # x, y, rotation, depth

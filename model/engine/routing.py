@@ -37,6 +37,7 @@ from model.engine.link_status import (
 from model.engine.link_table import EngineState
 from model.engine.retray_lengths import reroute_lengths
 from model.engine.route_renames import renamed_as_a_whole
+from model.engine.route_spans import memo_spans, named_trays
 from model.engine.route_words import route_word_columns
 from model.engine.tray_graph import TrayGraph
 
@@ -413,18 +414,17 @@ class PlantRouting(EngineState):
         if fresh_a:
             start = len(self._route_spans) - len(fresh_a)
             self._route_spans[start:] = self._spans_between(
-                np.array(fresh_a, dtype=np.int64), np.array(fresh_b, dtype=np.int64)
+                np.array(fresh_a, dtype=np.int64), np.array(fresh_b, dtype=np.int64), whole
             )
         if whole:  # each route's first row, for a tray edit's names (_renamed_as_before)
             self._route_firsts = (self.applied_edits, np.array(fresh_rows, dtype=np.int64))
 
-    def _spans_between(self, da: np.ndarray, db: np.ndarray) -> list:
-        """:meth:`tray_spans` of the routes from drops ``da`` to ``db`` (tray ids named)."""
-        att, names = self._att, self._graph.tray_ids
-        spans = self._graph.spans(att, da, att, db)
-        # A list made into a tuple, not a generator's (whose frames cProfile put at ~0.5 s of
-        # 141 XL moves' naming).
-        return [tuple([(names[t], s0, s1) for t, s0, s1 in legs]) for legs in spans]
+    def _spans_between(self, da: np.ndarray, db: np.ndarray, every: bool = False) -> list:
+        """:meth:`tray_spans` of the routes from drops ``da`` to ``db`` (tray ids named);
+        ``every`` (all routes: a whole naming) through the plant's memo (route_spans.py)."""
+        if every:
+            return memo_spans(self, da, db)
+        return named_trays(self._graph, self._graph.spans(self._att, da, self._att, db))
 
     def _renamed_as_before(self, stale: np.ndarray) -> bool:
         """Name every row (``stale``: all of them, after a tray edit) as a whole naming would,
@@ -447,7 +447,7 @@ class PlantRouting(EngineState):
             keys, route_of, firsts = renamed_as_a_whole(keys, *ends, route_of)
         self._route_key[:] = keys
         self._route_of = dict(route_of)
-        self._route_spans = self._spans_between(self.drop_a[firsts], self.drop_b[firsts])
+        self._route_spans = self._spans_between(self.drop_a[firsts], self.drop_b[firsts], True)
         self._route_firsts = (self.applied_edits, firsts)
         return True
 
@@ -518,18 +518,20 @@ class PlantRouting(EngineState):
         new_length = self.length_m[routed]
         chosen = self._component_rows(routed[self._length_crossed(routed, old_length, new_length)])
         # The others keep their media, and so the status bits their media set (_route wrote
-        # the routing bits alone).
-        kept = np.flatnonzero(~np.isin(routed, chosen, assume_unique=True))
+        # the routing bits alone): by a mask, not np.isin (sorting ~190k rows at XL).
+        marked = np.zeros(len(self.link_ids), dtype=bool)
+        marked[chosen] = True
+        kept = ~marked[routed]
         media_bits = np.uint8(NO_MEDIUM | PINNED_OUT_OF_REACH | PINNED_MISMATCH)
         self.status[routed[kept]] |= old_status[kept] & media_bits
-        before = tuple(getattr(self, name)[chosen].copy() for name in _MEDIA_COLUMNS)
+        before = tuple(getattr(self, name)[chosen] for name in _MEDIA_COLUMNS)  # gathers: copies
         if len(chosen):
             self._choose(chosen)
         lengths = same_rows((old_routed, old_length), (self.routed_m[routed], new_length))
         media = same_rows(before, tuple(getattr(self, name)[chosen] for name in _MEDIA_COLUMNS))
         # ~190k rows at XL, once each (a row can change length and medium), in row order;
         # named as ids only where wanted (ChangedRows)
-        marked = np.zeros(len(self.link_ids), dtype=bool)
+        marked[:] = False
         marked[routed[~lengths]] = True
         marked[chosen[~media]] = True
         rows = np.flatnonzero(marked)

@@ -65,7 +65,8 @@ _PLANT_ROW_TABLES = ("index", "link_ids")  # change only when rows are added, dr
 # kind and checks). Set anew on the snapshot:
 _PLANT_REPLACED = ("design", "_pending", "_subscription", "plant_identity")
 # Shared with the live plant: a refresh replaces it, never changes it in place (module docstring).
-_PLANT_SHARED = ("_graph", "_media_inputs_seen")  # that dict too (replaced, never changed)
+# The memo of the routes' spans too (model.engine.route_spans: a naming makes a new one).
+_PLANT_SHARED = ("_graph", "_media_inputs_seen", "_span_memo")
 # Copied (containers one level, arrays into free buffers); ``index`` only once it was built.
 _PLANT_COPIED = (
     *INPUT_COLUMNS,

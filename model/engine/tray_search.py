@@ -8,10 +8,12 @@
 
 from __future__ import annotations
 
+from array import array
 from heapq import heappop, heappush
 from math import inf
 
-Preds = dict[int, int] | list[int]  # a search's predecessor of each reached node (-1: source)
+# a search's predecessor of each reached node (-1: source); a carried row's: an array (tray_rows)
+Preds = dict[int, int] | list[int] | array
 
 
 def merge_legs(legs: list[tuple[int, float, float]]) -> tuple[tuple[int, float, float], ...]:
