@@ -26,6 +26,7 @@ import shapely
 
 from model.common.arrays import unique_sorted
 from model.design.entities import Hall, Tray
+from model.engine import tray_search
 from model.engine.geometry import dedupe_points, point_along, points_along, tray_elevation_m
 from model.engine.tray_attach import (
     AttachMemo,
@@ -69,6 +70,7 @@ class TrayGraph:
         self._searched: set[int] = set()
         self._paths: dict[int, Preds] = {}  # source -> predecessor per reached node
         self._legs: dict[tuple[int, int], list[tuple[int, float, float]]] = {}  # _station_legs
+        self._between: dict[tuple[int, int], tray_search.StationPoints] = {}  # _way_points
         self._adjacency: list[list[tuple[int, float]]] | None = None  # node: (node, weight)
         self._attached = AttachMemo()  # attach(): a few points' fields, per point
         self._nearest: NearestFigures | None = None  # the last bulk attach's (attach_after)
@@ -82,6 +84,7 @@ class TrayGraph:
         rows from the twin (:meth:`carry_rows`) never iterates a dict the editing thread fills."""
         twin = copy.copy(self)
         twin._rows, twin._paths, twin._legs = dict(self._rows), dict(self._paths), dict(self._legs)
+        twin._between = dict(self._between)
         twin._searched = set(self._searched)
         twin._attached = self._attached.copy()
         return twin
@@ -582,19 +585,14 @@ class TrayGraph:
     ) -> tuple[list[tuple[float, float]], list[str]]:
         """Plan points and tray ids from ``s_a`` on ``tray_a`` through the station nodes
         ``start`` .. ``end`` to ``s_b`` on ``tray_b`` (one pair of :meth:`paths`)."""
-        nodes = self._node_path(start, end)
-        points = self.points_between(tray_a, s_a, self._node_s[(start, tray_a)])
-        trays = [tray_a]
-        for p, q in pairwise(nodes):
-            tray = self.graph[p][q]["tray"]
-            if tray >= 0:
-                points += self.points_between(
-                    tray, self._node_s[(p, tray)], self._node_s[(q, tray)]
-                )[1:]
-                trays.append(tray)
-            else:
-                points.append((float(self.node_xy[q][0]), float(self.node_xy[q][1])))
+        middle = self._between.get((start, end))
+        if middle is None:  # kept per pair of stations: ~5k drawn routes, far fewer pairs
+            path, along = self._node_path(start, end), self.points_between
+            middle = self._between[(start, end)] = tray_search.station_points(
+                path, self.graph, self._node_s, self.node_xy, along
+            )
+        points = self.points_between(tray_a, s_a, self._node_s[(start, tray_a)]) + middle[0]
         points += self.points_between(tray_b, self._node_s[(end, tray_b)], s_b)[1:]
-        trays.append(tray_b)
+        trays = [tray_a, *middle[1], tray_b]
         ids = [self.tray_ids[t] for k, t in enumerate(trays) if k == 0 or trays[k - 1] != t]
         return dedupe_points(points), ids

@@ -3,17 +3,24 @@
 :func:`dijkstra` is the one shortest-path search of the tray graph (distance rows and paths;
 :func:`distance_row` is the same search over the whole graph, its distances given as a row);
 :func:`merge_legs` joins the consecutive runs of a route along one tray into one interval;
-:func:`walk_path` reads a path back from a search's predecessors.
+:func:`walk_path` reads a path back from a search's predecessors; :func:`station_points` gives
+the plan points along a path of stations.
 """
 
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
 from heapq import heappop, heappush
+from itertools import pairwise
 from math import inf
+
+import numpy as np
 
 # a search's predecessor of each reached node (-1: source); a carried row's: an array (tray_rows)
 Preds = dict[int, int] | list[int] | array
+# Plan points along a path of stations (its first left out) and the trays it runs on, in order
+StationPoints = tuple[list[tuple[float, float]], list[int]]
 
 
 def merge_legs(legs: list[tuple[int, float, float]]) -> tuple[tuple[int, float, float], ...]:
@@ -127,3 +134,25 @@ def walk_path(pred: Preds, end: int) -> list[int]:
         path.append(node)
     path.reverse()
     return path
+
+
+def station_points(
+    path: list[int],
+    graph: dict[int, dict[int, dict]],
+    node_s: dict[tuple[int, int], float],
+    node_xy: np.ndarray,
+    along: Callable[[int, float, float], list[tuple[float, float]]],
+) -> StationPoints:
+    """:data:`StationPoints` of a path of station nodes: each tray piece's plan points (``along``
+    the tray from one station's position to the next) but its first, where the previous piece
+    ended; a join's far station."""
+    points: list[tuple[float, float]] = []
+    trays: list[int] = []
+    for p, q in pairwise(path):
+        tray = graph[p][q]["tray"]
+        if tray >= 0:
+            points += along(tray, node_s[(p, tray)], node_s[(q, tray)])[1:]
+            trays.append(tray)
+        else:
+            points.append((float(node_xy[q][0]), float(node_xy[q][1])))
+    return points, trays

@@ -32,7 +32,6 @@ from model.design.entities import (
 from model.files.checks import LoadProblem, check_document
 from model.files.document import DesignDocument
 from model.files.migrations import MIGRATIONS, Migration
-from model.files.output_file import OutputRefused, output_target, write_output
 from model.runtime.gc_policy import building_design
 
 if TYPE_CHECKING:
@@ -555,6 +554,9 @@ def write_atomic(
     gets the new content and the link stays a link. A read-only target is refused
     (:class:`ReadOnlyFileError`) unless ``overwrite_read_only``.
     """
+    # Imported here: only a save needs it (and tempfile), never a command that only reads.
+    from model.files.output_file import OutputRefused, output_target, write_output
+
     try:
         target = output_target(path)
     except OutputRefused as exc:
