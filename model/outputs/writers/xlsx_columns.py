@@ -109,15 +109,31 @@ def plain_text(values: list[str], escapes: bool = False) -> bool:
 
 def _plain_joined(body: str, count: int, escapes: bool = False) -> bool:
     """:func:`plain_text` of ``count`` texts given joined by NULs (``body``)."""
-    if body[:1] == " " or body[-1:] == " " or "\x00 " in body or " \x00" in body:
-        return False
     if not body.isascii():
+        if body[:1] == " " or body[-1:] == " " or "\x00 " in body or " \x00" in body:
+            return False
         # Printable: no NUL inside a text (the count of NULs is the count of separators).
         if body.count("\x00") != count - 1 or not body.replace("\x00", "").isprintable():
             return False
         return escapes or not any(c in body for c in "&<>")
-    left = body.encode("ascii").translate(None, _PRINTABLE if escapes else _PLAIN)
-    return left == b"\x00" * (count - 1)
+    data = body.encode("ascii")
+    if data.translate(None, _PRINTABLE if escapes else _PLAIN) != b"\x00" * (count - 1):
+        return False
+    return b" " not in data or not _space_at_an_edge(data)
+
+
+def _space_at_an_edge(data: bytes) -> bool:
+    """Whether one of the texts ``data`` holds joined by NULs (none inside a text) starts or
+    ends with a space: read in the bytes either side of each NUL. Why not ``"\x00 " in body``:
+    that search stops at every NUL, one per text; the two searches took ~60 % of the plain
+    check of a zoned XL schedule sheet (0.14 s of 0.24), this takes a few milliseconds."""
+    if data[:1] == b" " or data[-1:] == b" ":
+        return True
+    codes = np.frombuffer(data, dtype=np.uint8)
+    at = np.flatnonzero(codes == 0)
+    # A NUL first or last reads the other end's byte, no space (checked above)
+    after = np.minimum(at + 1, len(codes) - 1)
+    return bool((codes[at - 1] == 32).any() or (codes[after] == 32).any())
 
 
 def _inline_plain_cells(part: list) -> list[bytes] | None:
