@@ -400,3 +400,13 @@ def test_plain_text_is_judged_as_text_by_text(escapes):
         ]
         got = xlsx_columns.plain_text(texts, escapes)
         assert got == _plain_one_by_one(texts, escapes), texts
+
+
+@pytest.mark.parametrize("start", [2, 990, 999, 1000, 999_995, 1_048_570])
+def test_row_numbers_across_thousands_are_written_as_their_numbers(start):
+    """A row's number is laid out in two pieces (its thousands with the tag, its last three
+    digits): rows crossing a thousand, a million and starting below 1000 read as one by one."""
+    parts = [[f"id-{i}" for i in range(30)], [i * 0.5 for i in range(30)]]
+    for chunk_rows in (1, 7, 30):
+        got = b"".join(xlsx_columns.SheetRows(parts, start, {}).chunks(0, 30, chunk_rows))
+        assert got == _cell_by_cell(parts, start)
