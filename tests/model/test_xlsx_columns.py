@@ -373,3 +373,40 @@ def test_a_run_of_inline_columns_after_a_left_out_cell_reads_back_in_its_columns
         [f"b-{i}" for i in range(n)],
     ]
     assert _read_back(columns, monkeypatch) == columns
+
+
+def _plain_one_by_one(texts: list[str], escapes: bool) -> bool:
+    """The reference of plain_text: each text printable, nothing to escape (``escapes``: or
+    only ``&<>``), no space at either end."""
+    bad = "" if escapes else "&<>"
+    return all(
+        t.isprintable() and not any(c in t for c in bad) and t == t.strip(" ") for t in texts
+    )
+
+
+@pytest.mark.parametrize("escapes", [False, True])
+def test_plain_text_is_judged_as_text_by_text(escapes):
+    """The joined check (a translate, the spaces beside each NUL read by numpy) against the
+    texts one by one, on lists of short texts drawn from an alphabet of spaces, escapes,
+    controls, NULs and non-ASCII letters, empty texts first and last among them."""
+    import random
+
+    pick = random.Random(43)
+    alphabet = ["a", "b", "-", " ", " ", "&", "<", "\x01", "\x00", "\x7f", "é", "\t"]
+    for _ in range(4000):
+        texts = [
+            "".join(pick.choices(alphabet, k=pick.randrange(4)))
+            for _ in range(pick.randrange(1, 5))
+        ]
+        got = xlsx_columns.plain_text(texts, escapes)
+        assert got == _plain_one_by_one(texts, escapes), texts
+
+
+@pytest.mark.parametrize("start", [2, 990, 999, 1000, 999_995, 1_048_570])
+def test_row_numbers_across_thousands_are_written_as_their_numbers(start):
+    """A row's number is laid out in two pieces (its thousands with the tag, its last three
+    digits): rows crossing a thousand, a million and starting below 1000 read as one by one."""
+    parts = [[f"id-{i}" for i in range(30)], [i * 0.5 for i in range(30)]]
+    for chunk_rows in (1, 7, 30):
+        got = b"".join(xlsx_columns.SheetRows(parts, start, {}).chunks(0, 30, chunk_rows))
+        assert got == _cell_by_cell(parts, start)
