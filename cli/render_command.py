@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import functools
 import os
 from pathlib import Path
 
@@ -58,29 +57,22 @@ def run(args) -> int:
         print(f"wrote {args.output} ({pages} pages, {len(design.racks)} racks)")
         return 0
     from cli.process_exit import is_own_process, keep_until_exit
-    from gui.canvas.trunk_paths import picture_trunk_routes  # no Qt: see its module
     from model.analysis.tray_fill import plan_tray_figures
     from model.engine.routed_links import RoutedLinks
     from model.runtime.forked_call import ForkedCall
     from model.runtime.gc_policy import collector_paused
 
     # The plant is routed before Qt starts (no thread yet), so that main.py's process may
-    # find what the trunks are drawn along and count the bundles in a forked child while this
-    # one starts Qt and builds the rest of the scene (zoned XL: ~1.3 s of trunks-only layout
-    # and trunk paths, ~0.25 s of counting, beside ~0.35 s of Qt and ~0.4 s of scene). The
-    # trunks are asked for first, as the scene draws them. The collector is paused
-    # throughout, as render_design pauses it: the plant is ~10^5 objects making no cycles.
-    def picture_figures():
-        return picture_trunk_routes(design, plant), plan_tray_figures(design, plant)
-
+    # count the bundles in a forked child while this one starts Qt and builds the scene (XL:
+    # ~0.25 s of counting beside ~0.35 s of Qt and scene). The collector is paused throughout,
+    # as render_design pauses it: the plant is ~10^5 objects that make no garbage cycles.
     with collector_paused():
         plant = RoutedLinks(design)
         keep_until_exit(plant)
-        with ForkedCall(picture_figures, is_own_process()) as figures:
+        with ForkedCall(lambda: plan_tray_figures(design, plant), is_own_process()) as figures:
             app = _application()  # noqa: F841 - kept: the scene needs an application
             from gui.pictures.render import render_design
 
-            both = functools.cache(figures.result)  # the child's result is read once
             try:
                 render_design(
                     design,
@@ -89,9 +81,8 @@ def run(args) -> int:
                     plant=plant,
                     show_links=not args.no_links,
                     title_block=not args.no_title,
-                    tray_figures=lambda: both()[1],
+                    tray_figures=figures.result,
                     underlay_folder=Path(args.file).resolve().parent,
-                    trunk_routes=lambda: both()[0],
                 )
             except OSError as exc:
                 raise CliError(f"cannot write {args.output}: {exc}") from None

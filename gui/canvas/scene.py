@@ -8,7 +8,7 @@ cabling shows as bundles along the trays (BundleItem) when a cable plant is avai
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from PySide6.QtCore import QRectF, QTimer, Signal
 from PySide6.QtGui import QColor, QUndoStack
@@ -68,13 +68,10 @@ class HallScene(SceneInput, QGraphicsScene):
         plant: RoutedLinks,
         parent=None,
         picture: bool = False,
-        trunk_routes: Callable[[], list] | None = None,
     ) -> None:
         """``picture``: the scene of one picture of the design as it is now (a render): its
         racks are painted from entries computed together (gui/canvas/picture_racks.py), with no
-        RackItem to select or drag, and it does not follow the design's edits. ``trunk_routes``:
-        a picture's, gives ``picture_trunk_routes(design, plant)`` (gui/canvas/trunk_paths.py)
-        when the trunks are drawn (the command line finds them in a forked child meanwhile)."""
+        RackItem to select or drag, and it does not follow the design's edits."""
         super().__init__(parent)
         self.design = design
         self.picture = picture
@@ -129,7 +126,6 @@ class HallScene(SceneInput, QGraphicsScene):
         self.tray_load = TrayLoad(design, plant, self)
         self.tray_load.updated.connect(self._apply_tray_load)
         self.trunk_layer = TrunkLayer(self)  # View > Trunks: structured designs' MPO trunks
-        self.trunk_layer.given_routes = trunk_routes if picture else None
         self.facility_layer = FacilityLayer(self)  # View > Power and Cooling (hidden at first)
         self._build()
         if picture:

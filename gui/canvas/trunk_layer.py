@@ -38,7 +38,6 @@ is grouped and asked. The routes of the selected trunks are asked first.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -84,8 +83,6 @@ class TrunkLayer(QObject):
         self.scene = scene
         # A picture's routes (see _draw_picture), and the design revision they are of
         self._picture: tuple[int, list[tuple[RouteKey, Points]]] | None = None
-        # A picture's caller's: gives the routes of the design as it is (see _draw_picture).
-        self.given_routes: Callable[[], list[tuple[RouteKey, Points]]] | None = None
         self.items: dict[str, TrunkItem] = {}  # the trunks selected or hit, see ``item``
         self.field = TrunkField()  # paints every trunk (see gui.canvas.trunk_items)
         scene.addItem(self.field)
@@ -249,16 +246,13 @@ class TrunkLayer(QObject):
             scene.drawing_changed.emit()  # the overview's miniature shows the trunks too
 
     def _draw_picture(self) -> None:
-        """A picture's trunks: the routes its caller gave (``given_routes``), else those of
-        :func:`picture_trunk_routes` of the current revision, found without keeping a trunk (a picture selects and hits none, so
+        """A picture's trunks: the routes of :func:`picture_trunk_routes` of the current
+        revision, found without keeping a trunk (a picture selects and hits none, so
         ``trunks`` is empty) or naming a route of the plant (its first naming of every route
         was ~0.1 s of a zoned XL render)."""
         scene = self.scene
         revision = scene.design.revision
-        given, self.given_routes = self.given_routes, None  # of the revision it is first asked at
-        if given is not None:
-            self._picture = (revision, given())
-        elif self._picture is None or self._picture[0] != revision:
+        if self._picture is None or self._picture[0] != revision:
             if scene.feed is not None:
                 scene.feed.ensure_fresh()
             # A scene made without a plant draws no trunk (none is laid out without routes).

@@ -55,16 +55,13 @@ def render_design(
     printer=None,
     tray_figures: Callable[[], PlanTrayFigures] | None = None,
     underlay_folder: Path | None = None,
-    trunk_routes: Callable[[], list] | None = None,
 ) -> Path | None:
     """Draw ``design`` into ``out`` (format from the extension), or onto ``printer`` (a
     QPrinter, the page fitted as for a PDF) when given. Needs a QApplication.
 
     ``tray_figures``: gives the bundles and fill of ``plant`` (``plan_tray_figures``), asked
     for once the scene is built: the command line counts them in a forked child meanwhile.
-    Without it the scene counts them itself. ``trunk_routes``: likewise gives what the trunks
-    are drawn along (``picture_trunk_routes(design, plant)``, gui/canvas/trunk_paths.py), asked
-    for as the scene draws them; without it the scene finds them itself.
+    Without it the scene counts them itself.
 
     With ``title_block`` a strip under the plan carries the medium legend, a scale bar in
     metres, the design name, today's date and the rack, GPU, device and link counts.
@@ -91,7 +88,6 @@ def render_design(
             printer,
             tray_figures,
             underlay_folder,
-            trunk_routes,
         )
 
 
@@ -106,7 +102,6 @@ def _render(
     printer,
     tray_figures: Callable[[], PlanTrayFigures] | None,
     underlay_folder: Path | None = None,
-    trunk_routes: Callable[[], list] | None = None,
 ) -> Path | None:
     """:func:`render_design` once its arguments are checked (``suffix``: the format, or
     "printer")."""
@@ -115,7 +110,7 @@ def _render(
     # its thread pool) took ~17 ms of a picture's imports.
     plant = RoutedLinks(design) if own_plant else plant
     stack = QUndoStack()
-    scene = HallScene(design, stack, plant, picture=True, trunk_routes=trunk_routes)
+    scene = HallScene(design, stack, plant, picture=True)
     if underlay_folder is not None and design.hall.underlay is not None:
         scene.underlay.follow_folder(lambda: underlay_folder)
         scene.underlay.set_opacity(PICTURE_UNDERLAY_OPACITY)

@@ -125,39 +125,3 @@ def test_a_picture_scene_without_a_plant_draws_no_trunk(qapp):
         assert scene.trunk_layer.field.routes() == []
     finally:
         scene.detach()
-
-
-def test_a_picture_scene_draws_the_routes_it_is_given_and_finds_none(qapp, monkeypatch):
-    """A picture's caller may find the routes elsewhere (main.py render: in a forked child):
-    the scene draws the given ones, asked for once, lays nothing out itself, and after an edit
-    finds the routes of the new revision again."""
-    import gui.canvas.trunk_layer as trunk_layer
-
-    design = apply_cabling(generate("nvl72", racks=4), "zones")
-    plant = RoutedLinks(design)
-    found = picture_trunk_routes(design, plant)
-    given = found[1:]  # one route left out: what is drawn is what was given
-    asked = []
-
-    def refuse(*_args, **_kwargs):
-        raise AssertionError("the picture's routes were found beside the given ones")
-
-    monkeypatch.setattr(trunk_layer, "picture_trunk_routes", refuse)
-    scene = HallScene(
-        design, QUndoStack(), plant, picture=True, trunk_routes=lambda: asked.append(1) or given
-    )
-    try:
-        layer = scene.trunk_layer
-        assert [r.points for r in layer.field.routes()] == [p for _, p in given]
-        layer.set_visible(False)
-        layer.set_visible(True)
-        assert [r.points for r in layer.field.routes()] == [p for _, p in given]
-        assert asked == [1]
-        monkeypatch.setattr(trunk_layer, "picture_trunk_routes", picture_trunk_routes)
-        rack = next(iter(design.racks.values()))
-        design.move_racks({rack.id: (rack.x, rack.y + 0.6)})
-        layer.refresh()
-        want = {p for _, p in picture_trunk_routes(design, plant)}
-        assert {r.points for r in layer.field.routes()} == want and asked == [1]
-    finally:
-        scene.detach()

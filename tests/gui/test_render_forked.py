@@ -43,24 +43,3 @@ def test_main_py_s_forked_picture_is_the_in_process_one(qapp, tmp_path):
     forked, here = QImage(str(forked_png)), QImage(str(here_png))
     assert not forked.isNull() and forked.size() == here.size()
     assert forked == here
-
-
-@needs_two_cores
-def test_main_py_s_forked_picture_of_a_zoned_hall_is_the_in_process_one(qapp, tmp_path):
-    """A zoned hall: the child finds what the trunks are drawn along too (cli/render_command);
-    the picture, trunks and all, is the one the scene gives finding them itself."""
-    from model.files.design_file import save_design
-    from model.generators.generate import apply_cabling, generate
-
-    hall = tmp_path / "zoned.hall.json"
-    save_design(apply_cabling(generate("nvl72", racks=8), "zones"), hall)
-    forked_png = tmp_path / "forked.png"
-    assert main_py_forks(["render", str(hall), "-o", str(forked_png)]) == (
-        "exit 0",
-        "forked [True]",
-    )
-    here_png = tmp_path / "here.png"
-    render_design(load_design(hall), here_png, 1800)  # its own plant, trunks and count
-    forked, here = QImage(str(forked_png)), QImage(str(here_png))
-    assert not forked.isNull() and forked.size() == here.size()
-    assert forked == here
