@@ -67,10 +67,12 @@ def usable_figures(free: PlantFreeFigures | None, design) -> PlantFreeFigures | 
     return free if free is not None and free.state == design_state(design) else None
 
 
-def plant_free_figures(design) -> PlantFreeFigures:
-    """The figures and stages as the analyzer computes them for ``design`` as it is now."""
+def plant_free_figures(design, topo: Topology | None = None) -> PlantFreeFigures:
+    """The figures and stages as the analyzer computes them for ``design`` as it is now.
+    ``topo``: ``infer_topology(design)`` of the design as it is now, if the caller made it
+    already (``main.py analyze`` infers it once for this child and its own analysis)."""
     settings = design.settings
-    topo = infer_topology(design)
+    topo = topo if topo is not None else infer_topology(design)
     groups = switch_groups(topo)
     coll = Collectives(design, topo, groups=groups)
     coll = coll.with_pxn(settings.pxn == "on").with_routing(settings.routing)

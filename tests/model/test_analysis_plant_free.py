@@ -179,3 +179,26 @@ def test_stages_from_before_an_edit_are_not_taken():
     assert given == analyze(design, RoutedLinks(design)).to_json()
     assert stale.stages is not None and not stale.stages.clashes
     assert any(w["code"] == "RACK_OVERLAP" for w in given["warnings"])
+
+
+def test_a_given_topology_is_read_and_none_inferred(monkeypatch):
+    """``main.py analyze`` infers the topology once, before the fork, and hands it to the
+    child's figures and to its own analysis: neither infers another, and the report is the one
+    the analysis gives inferring its own."""
+    import model.analysis.analyzer as analyzer
+    import model.analysis.plant_free as plant_free
+    from model.analysis.topology import infer_topology
+
+    design = small_pod()
+    own = analyze(design, RoutedLinks(design)).to_json()
+    topology = infer_topology(design)
+
+    def refuse(*_args, **_kwargs):
+        raise AssertionError("a topology was inferred beside the given one")
+
+    monkeypatch.setattr(plant_free, "infer_topology", refuse)
+    monkeypatch.setattr(analyzer, "infer_topology", refuse)
+    free = plant_free_figures(design, topology)
+    plant = RoutedLinks(design)
+    given = analyze(design, plant, topology=topology, plant_free=lambda: free).to_json()
+    assert given == own
