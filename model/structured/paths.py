@@ -26,6 +26,7 @@ or the Manhattan distance when no tray joins them; memoised per rack pair for on
 from __future__ import annotations
 
 import math
+from operator import itemgetter
 
 from model.design.structured_edit import panel_types
 from model.engine.patch_points import (
@@ -35,6 +36,8 @@ from model.engine.patch_points import (
     style_path,
     zone_hubs,
 )
+
+_PORTS_LEFT = itemgetter(1)  # a free slot's ports (or slots) left: [panel id, left]
 
 __all__ = [
     "PanelPool",
@@ -160,7 +163,7 @@ class PanelPool:
 
     def free_ports(self, key: tuple[str, str]) -> int:
         """Ports (or slots) left on the rack's own placed panels of ``key``'s type."""
-        return sum(slot[1] for slot in self.free.get(key, ()))
+        return sum(map(_PORTS_LEFT, self.free.get(key, ())))  # summed in C: once per path
 
     def take_runs(self, key: tuple[str, str], count: int) -> list[tuple[str, int]]:
         """The panels of ``count`` takes of ``key`` one after the other, as :meth:`take` gives
