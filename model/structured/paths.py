@@ -119,11 +119,13 @@ class PanelPool:
         types = panel_types(design)
         self.capacity = capacity  # panel type -> ports (MPO panel) or slots (enclosure)
         self.free: dict[tuple[str, str], list[list]] = {}
-        for device in sorted(design.devices.values(), key=lambda d: (d.rack, -d.u, d.id)):
-            if device.type in types and device.type in capacity:
-                self.free.setdefault((device.rack, device.type), []).append(
-                    [device.id, capacity[device.type]]
-                )
+        # The panels picked out first, then sorted (the same order: the key is unique by id):
+        # a zoned XL hall has ~14k panels among 35k devices.
+        pooled = [d for d in design.devices.values() if d.type in types and d.type in capacity]
+        for device in sorted(pooled, key=lambda d: (d.rack, -d.u, d.id)):
+            self.free.setdefault((device.rack, device.type), []).append(
+                [device.id, capacity[device.type]]
+            )
         self.virtual: dict[tuple[str, str], int] = {}  # (rack, type) -> ports/slots used
         self.used: dict[str, int] = {}  # placed panel id -> ports/slots used
         self.overflow = overflow_racks(design)
