@@ -29,7 +29,8 @@ from model.structured.channel_groups import ChannelColumns, KeptGroups
 from model.structured.channel_reuse import ChannelLegMemo
 from model.structured.channel_table import RowIndex
 from model.structured.cords import KeptCords, link_entries
-from model.structured.legs import LegLayer, _displace
+from model.structured.leg_runs import displace
+from model.structured.legs import LegLayer
 from model.structured.paths import PanelPool, RackDistances
 from model.structured.trunk_reuse import TrunkMemo
 
@@ -255,7 +256,7 @@ def _remeasured(
             cord_off_m = (0.0, 0.0)
             holders = old.holders[k]
             if displaced and not home.keys().isdisjoint(holders):
-                seg_m, cord_off_m = _displace(racks, holders, seg_m, home, racks_of)
+                seg_m, cord_off_m = displace(racks, holders, seg_m, home, racks_of)
             legs.seg_m[k], legs.cord_off_m[k] = seg_m, cord_off_m
     # The next edit is compared with this design's lengths, on these legs.
     kept.horizontal, kept.positions, kept.legs = now.horizontal, now.positions, legs

@@ -27,6 +27,7 @@ from model.structured.layout_records import (
     LegLinks,
     cassette_id,
 )
+from model.structured.leg_runs import displace, paired_runs, stretches
 from model.structured.paths import PanelPool, patch_way_m
 from model.structured.polarity import CASSETTE_PORTS  # 6 LC duplex ports per MPO-12 cassette
 
@@ -93,46 +94,62 @@ class LegLayer:
                         self.pool.reserve(named, legs)
         laid = sorted(groups.items())
         ordered, single = _ordered_members([members for _, members in laid], columns)
+        kinds: dict[str, tuple[bool, int]] = {}  # per connector: LC?, leg width
         for group, ((nodes, rack_a, rack_b, mode, connector), _) in enumerate(laid):
             order = ordered[group]
             members = order.tolist()
-            lc = CONNECTOR_FAMILY.get(connector) == "LC"
-            width = 12 if lc else CONNECTOR_FIBRES[connector]
-            per_leg = CASSETTE_PORTS if lc else 1
-            racks = tuple(r for r, _ in nodes)
+            kind = kinds.get(connector)
+            if kind is None:
+                lc = CONNECTOR_FAMILY.get(connector) == "LC"
+                kind = kinds[connector] = (lc, 12 if lc else CONNECTOR_FIBRES[connector])
+            lc, width = kind
+            racks = tuple([r for r, _ in nodes])
             # What every leg of the group shares: each node's rack, named panel, holder kind and
             # whether it is an end; the segments' lengths unless the leg's own route sets them.
             # (position, rack, named panel, cassette?, the pool's key of its kind of panel)
-            points = []
-            for i, (rack_id, named) in enumerate(nodes):
-                cassette = lc and i in (0, len(nodes) - 1)
-                points.append(
+            if lc:
+                ends = (0, len(nodes) - 1)
+                points = [
                     (
                         i,
                         rack_id,
                         named,
-                        cassette,
-                        (rack_id, LC_ENCLOSURE if cassette else MPO_PANEL),
+                        i in ends,
+                        (rack_id, LC_ENCLOSURE if i in ends else MPO_PANEL),
                     )
+                    for i, (rack_id, named) in enumerate(nodes)
+                ]
+            else:  # no cassette: an MPO panel at every node
+                points = [
+                    (i, rack_id, named, False, (rack_id, MPO_PANEL))
+                    for i, (rack_id, named) in enumerate(nodes)
+                ]
+            leg_ends = (rack_a, rack_b, lc)  # an LC path has cassettes at both ends
+            own_route = len(racks) == 2 and racks[0] == rack_a and racks[1] == rack_b
+            if own_route:
+                fixed_m: tuple[float, ...] = ()
+            else:
+                fixed_m = tuple(
+                    [distance(ra, rb) for ra, rb in zip(racks, racks[1:], strict=False)]
                 )
-            leg_ends = (rack_a, rack_b, any(point[3] for point in points))
-            own_route = len(racks) == 2 and (racks[0], racks[1]) == (rack_a, rack_b)
-            hops = zip(racks, racks[1:], strict=False)
-            fixed_m = () if own_route else tuple(distance(ra, rb) for ra, rb in hops)
-            # Each leg's members: a chunk of up to ``per_leg`` channels (LC: ``chunks``), or
-            # one member, once per fibre of an MPO link of several (800G SR8: one leg per
-            # fibre): ``flat``, the members leg by leg (``chunks`` None).
+            # Each leg's members: a chunk of up to six channels (LC: ``chunks``), or one
+            # member, once per fibre of an MPO link of several (800G SR8: one leg per fibre):
+            # ``flat``, the members leg by leg (``chunks`` None).
             chunks: list[list[int]] | None = None
             if lc:
-                chunks = [members[i : i + per_leg] for i in range(0, len(members), per_leg)]
+                chunks = [
+                    members[i : i + CASSETTE_PORTS] for i in range(0, len(members), CASSETTE_PORTS)
+                ]
+                flat_rows = order
+            elif single[group]:
                 flat_rows = order
             else:
-                flat_rows = order if single[group] else np.repeat(order, columns.fibres[order])
-                members = flat_rows.tolist() if flat_rows is not order else members
+                flat_rows = np.repeat(order, columns.fibres[order])
+                members = flat_rows.tolist()
             n_legs = len(members) if chunks is None else len(chunks)
             lay = self._lay_one_by_one
             if (
-                not any(point[2] for point in points)
+                not any([named for _, named in nodes])
                 and len(set(racks)) == len(racks)
                 and self._spills_apart(points, n_legs)
             ):
@@ -222,7 +239,7 @@ class LegLayer:
             cord_off_m = (0.0, 0.0)
             home = self.pool.home  # panels taken in patch racks (filled as the legs are laid)
             if home and not home.keys().isdisjoint(holders):
-                seg_m, cord_off_m = _displace(racks, holders, seg_m, home, self.design.racks)
+                seg_m, cord_off_m = displace(racks, holders, seg_m, home, self.design.racks)
                 self._displaced_here = True
             leg = len(self.link_ids)
             self.link_ids.append(link_ids)
@@ -247,6 +264,9 @@ class LegLayer:
         columns: the same legs, panels, cassettes and segments as taken leg by leg (a zoned
         XL hall's 393k legs). A run's panel, element and way to its patch rack are found
         once per run, not once per leg."""
+        if chunks is None and len(points) == 2:
+            self._lay_pair(points, shape, seg, flat)
+            return
         racks, own_route, fixed_m = shape
         n = len(flat) if chunks is None else len(chunks)
         cassette_no, panel_element = self.cassette_no, self._panel_element
@@ -307,6 +327,94 @@ class LegLayer:
         self.cord_off_m += repeat((0.0, 0.0), n) if displaced is None else displaced
         self._add_segments(start, run_cols, seg)
 
+    def _lay_pair(self, points: list, shape: tuple, seg: tuple, flat: list) -> None:
+        """The MPO legs of a path of two pooled panels (panel - trunk - panel: 7,008 of a zoned
+        XL hall's 7,168 paths), as :meth:`_lay_in_columns` lays them, in one pass over the
+        stretches of legs between the same two panels: each stretch's holders, elements,
+        segment and ways to patch racks found at once, where the general way made a pass
+        (and a stretch list) for each (~25 µs a path)."""
+        racks, own_route, fixed_m = shape
+        n = len(flat)
+        take_runs = self.pool.take_runs
+        runs_a = take_runs(points[0][4], n)
+        runs_b = take_runs(points[1][4], n)
+        if self.panels_only or not n:
+            return
+        segments = self.segments
+        home = self.pool.home
+        # Whether any leg has a panel in a patch rack (then every leg has its cords' ways,
+        # (0, 0) where neither panel is one): the path's flag in ``paths``, as _displaced's.
+        displaced = bool(home) and any(h in home for runs in (runs_a, runs_b) for h, _ in runs)
+        if own_route:
+            _, horizontal = self._ids_and_horizontal()
+            seg_ms = list(zip(map(horizontal.__getitem__, flat), strict=True))
+        else:
+            seg_ms = [fixed_m] * n
+        cord_offs = [(0.0, 0.0)] * n if displaced else None
+        start = len(self.link_ids)
+        holder_rows: list[tuple[str, str]] = []
+        node_rows: list[tuple[Element, Element]] = []
+        i = j = k = 0
+        left_a, left_b = runs_a[0][1], runs_b[0][1]
+        while True:
+            m = min(left_a, left_b)
+            holders = (runs_a[i][0], runs_b[j][0])
+            nodes = (self._panel(holders[0]), self._panel(holders[1]))
+            holder_rows += [holders] * m
+            node_rows += [nodes] * m
+            seg_legs, seg_nos = segments.setdefault((*holders, *seg), ([], []))
+            seg_legs.extend(range(start + k, start + k + m))
+            seg_nos.extend([0] * m)
+            if cord_offs is not None:
+                self._displace_stretch(racks, holders, seg_ms, cord_offs, (k, k + m))
+            k += m
+            left_a -= m
+            left_b -= m
+            if not left_a:
+                i += 1
+                if i == len(runs_a):
+                    break
+                left_a = runs_a[i][1]
+            if not left_b:
+                j += 1
+                left_b = runs_b[j][1]
+        self._displaced_here |= displaced
+        self.link_ids.add_rows(flat)
+        self.racks += repeat(racks, n)
+        self.holders += holder_rows
+        self.nodes += node_rows
+        self.seg_m += seg_ms
+        self.cord_off_m += repeat((0.0, 0.0), n) if cord_offs is None else cord_offs
+
+    def _panel(self, holder: str) -> Element:
+        """The element of the MPO panel ``holder`` (one per panel, shared)."""
+        element = self._panel_element.get(holder)
+        if element is None:
+            element = self._panel_element[holder] = Element("panel", holder, MPO_PANEL)
+        return element
+
+    def _displace_stretch(
+        self, racks: tuple, holders: tuple, seg_ms: list, cord_offs: list, span: tuple[int, int]
+    ) -> None:
+        """:meth:`_displaced` for the legs ``span`` (first, end) of a two-panel path between
+        the same two ``holders``: where either is in a patch rack, their cords' ways, and each
+        leg's one segment ordered that much longer (the same sums, segment + A's + B's)."""
+        home, design_racks = self.pool.home, self.design.racks
+        ways = [
+            patch_way_m(design_racks[rack], design_racks[home[h]]) if h in home else 0.0
+            for rack, h in zip(racks, holders, strict=True)
+        ]
+        if ways[0] == 0.0 and ways[1] == 0.0:
+            return
+        k0, k1 = span
+        way_a, way_b = ways
+        cord_offs[k0:k1] = [(way_a, way_b)] * (k1 - k0)
+        stretch = seg_ms[k0:k1]
+        if stretch.count(stretch[0]) == len(stretch):  # off its own route: one length
+            seg_ms[k0:k1] = [(stretch[0][0] + way_a + way_b,)] * (k1 - k0)
+        else:
+            seg_ms[k0:k1] = [(m + way_a + way_b,) for (m,) in stretch]
+
     def _node_rows(
         self, run_cols: list, element_cols: list[list[Element] | None], n: int
     ) -> tuple[list, list]:
@@ -328,7 +436,7 @@ class LegLayer:
                     element_cols[s] = list(map(panel_element.__getitem__, holder_cols[s]))
             return list(zip(*holder_cols, strict=True)), list(zip(*element_cols, strict=True))
         panel_element = self._panel_element
-        for k0, k1, holders in _stretches(run_cols):
+        for k0, k1, holders in stretches(run_cols):
             nodes = tuple(map(panel_element.__getitem__, holders))
             holder_rows += [holders] * (k1 - k0)
             node_rows += [nodes] * (k1 - k0)
@@ -336,7 +444,7 @@ class LegLayer:
         return holder_rows, node_rows
 
     def _displaced(self, racks: tuple, run_cols: list, seg_ms: list) -> list | None:
-        """What :func:`_displace` does to each leg with a panel in a patch rack, run by run:
+        """What :func:`displace` does to each leg with a panel in a patch rack, run by run:
         each run's way to its patch rack found once, and the legs' segment lengths
         (``seg_ms``, replaced in place) plus the ways at both their ends, worked out once per
         stretch of legs whose nodes' runs are the same (their ways are) and whose segment
@@ -356,10 +464,10 @@ class LegLayer:
                 ]
             )
         cord_offs = [(0.0, 0.0)] * len(seg_ms)
-        for k0, k1, ways in _stretches(way_runs):
+        for k0, k1, ways in stretches(way_runs):
             if all(way == 0.0 for way in ways):
                 continue
-            # The same sums in the same order as _displace's: segment + its A end's + its B
+            # The same sums in the same order as displace's: segment + its A end's + its B
             # end's.
             cord_offs[k0:k1] = [(ways[0], ways[-1])] * (k1 - k0)
             stretch = seg_ms[k0:k1]
@@ -391,7 +499,7 @@ class LegLayer:
         new: dict[tuple, tuple[tuple[int, int], tuple[list, list]]] = {}
         for s in range(len(run_cols) - 1):
             k = 0
-            for holder_a, holder_b, m in _paired_runs(run_cols[s], run_cols[s + 1]):
+            for holder_a, holder_b, m in paired_runs(run_cols[s], run_cols[s + 1]):
                 seg_key = (holder_a, holder_b, *seg)
                 members = segments.get(seg_key)
                 if members is None:
@@ -458,69 +566,6 @@ def _legs_of(members: np.ndarray, connector: str, columns: ChannelColumns) -> in
     if CONNECTOR_FAMILY.get(connector) == "LC":
         return math.ceil(len(members) / CASSETTE_PORTS)
     return int(columns.fibres[members].sum())
-
-
-def _paired_runs(runs_a: list, runs_b: list) -> list[tuple[str, str, int]]:
-    """Two nodes' runs of (panel, legs) over the same legs as runs of (panel A, panel B,
-    legs): a new run wherever either node's panel changes."""
-    out: list[tuple[str, str, int]] = []
-    i = j = 0
-    left_a, left_b = runs_a[0][1], runs_b[0][1]
-    while True:
-        m = min(left_a, left_b)
-        pair = (runs_a[i][0], runs_b[j][0])
-        if out and out[-1][:2] == pair:
-            out[-1] = (*pair, out[-1][2] + m)
-        else:
-            out.append((*pair, m))
-        left_a -= m
-        left_b -= m
-        if not left_a:
-            i += 1
-            if i == len(runs_a):
-                return out
-            left_a = runs_a[i][1]
-        if not left_b:
-            j += 1
-            left_b = runs_b[j][1]
-
-
-def _stretches(way_runs: list) -> list[tuple[int, int, tuple]]:
-    """The nodes' runs of (value, legs) over the same legs as stretches of legs (first, end)
-    and the values of every node there (ways, or panels): a new stretch wherever any node's
-    run changes."""
-    out = []
-    at = [0] * len(way_runs)
-    left = [runs[0][1] for runs in way_runs]
-    k = 0
-    while True:
-        m = min(left)
-        out.append((k, k + m, tuple([runs[i][0] for runs, i in zip(way_runs, at, strict=True)])))
-        k += m
-        for node, runs in enumerate(way_runs):
-            left[node] -= m
-            if not left[node]:
-                at[node] += 1
-                if at[node] == len(runs):
-                    return out
-                left[node] = runs[at[node]][1]
-
-
-def _displace(
-    leg_racks: tuple, holders: tuple, seg_m: tuple, home: dict[str, str], racks
-) -> tuple[tuple[float, ...], tuple[float, float]]:
-    """A leg's segment lengths and its cords' ways (A, B), the leg through ``holders`` with
-    a panel in a patch rack (:class:`~model.structured.paths.PanelPool`): the
-    cord at that end runs on from its rack to the patch rack, and a trunk ending there is
-    ordered for its route to the rack the panel serves plus that same way (the patch rack
-    stands beside it in its run; :func:`~model.engine.patch_points.patch_way_m`, which the
-    media choice adds too). The leg keeps the served racks, so the trunk follows their tray
-    route and fills those trays."""
-    off = [
-        patch_way_m(racks[rack], racks[home[h]]) if h in home else 0.0
-        for rack, h in zip(leg_racks, holders, strict=True)
-    ]
-    return tuple(m + off[s] + off[s + 1] for s, m in enumerate(seg_m)), (off[0], off[-1])
 
 
 def _ports_exceeded(design, panel_id: str, link_id: str) -> Finding:

@@ -11,7 +11,8 @@ from model.engine.routed_links import RoutedLinks
 from model.generators.generate import apply_cabling, generate
 from model.structured.layout import place_panels, structured_layout
 from model.structured.layout_records import LC_ENCLOSURE, MPO_PANEL
-from model.structured.legs import LegLayer, _stretches
+from model.structured.leg_runs import stretches
+from model.structured.legs import LegLayer
 from model.structured.paths import PanelPool
 from tests.builders import rack
 from tests.model.test_patch_racks import PATCH, _full_leaf_rack
@@ -160,7 +161,7 @@ def test_stretches_split_legs_wherever_a_nodes_run_changes():
     """Three nodes' runs of (way, legs) over 7 legs: a stretch per change of any node's run,
     each with every node's way there."""
     way_runs = [[(0.0, 3), (1.5, 4)], [(0.0, 7)], [(2.0, 1), (0.0, 2), (3.0, 4)]]
-    assert _stretches(way_runs) == [
+    assert stretches(way_runs) == [
         (0, 1, (0.0, 0.0, 2.0)),
         (1, 3, (0.0, 0.0, 0.0)),
         (3, 7, (1.5, 0.0, 3.0)),
