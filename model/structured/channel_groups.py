@@ -31,7 +31,17 @@ class ChannelColumns:
     """Per member row (a link on a module medium, in the plant's order): what the legs and
     cords read. ``horizontal`` stays a list of Python floats: a leg's segment length is one."""
 
-    __slots__ = ("link_ids", "up_a", "horizontal", "up_b", "end_key", "fibres", "medium", "media")
+    __slots__ = (
+        "link_ids",
+        "up_a",
+        "horizontal",
+        "up_b",
+        "end_key",
+        "fibres",
+        "medium",
+        "media",
+        "_id_array",
+    )
 
     def __init__(self, link_ids, up_a, horizontal, up_b, end_key, fibres, medium, media) -> None:
         self.link_ids: list[str] = link_ids
@@ -44,9 +54,18 @@ class ChannelColumns:
         self.fibres: np.ndarray = fibres  # int64: fibres (pairs) per port of its medium
         self.medium: np.ndarray = medium  # int64: its medium's number in ``media``
         self.media: list[str] = media  # medium ids, by number
+        self._id_array: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.link_ids)
+
+    def link_ids_at(self, rows: np.ndarray) -> list[str]:
+        """The link ids of member ``rows``: a gather from an object array of ``link_ids``,
+        made once for the columns (the trunks' links and the cords each gather ~393k at zoned
+        XL; the array, made for each, was a third of a gather)."""
+        if self._id_array is None:
+            self._id_array = np.asarray(self.link_ids, dtype=object)
+        return self._id_array[rows].tolist()
 
 
 class PortRanks:
