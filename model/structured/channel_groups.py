@@ -391,14 +391,25 @@ def _route_links(link_ids, horizontal, rack_a, rack_b, rack_ids) -> dict[tuple[s
     last = np.flatnonzero(np.append(pair[1:] != pair[:-1], True))
     tie_start = np.append(True, (pair[1:] != pair[:-1]) | (h[1:] != h[:-1]))
     first = np.maximum.accumulate(np.where(tie_start, np.arange(n), 0))[last]
-    chosen = rows[last].tolist()
-    for k in np.flatnonzero(first != last).tolist():
-        chosen[k] = max(rows[first[k] : last[k] + 1].tolist(), key=link_ids.__getitem__)
+    chosen = list(map(link_ids.__getitem__, rows[last].tolist()))
+    tied = np.flatnonzero(first != last)
+    # Ties (a pair's links are mostly one route, one length): the greatest id of the tied
+    # rows, by ``max`` over a slice of the ids where the rows are consecutive ones (the
+    # sort keeps the plant's order within a tie), not a key call per row (~0.03 s at zoned XL).
+    lo, hi = rows[first[tied]], rows[last[tied]]
+    in_a_row = (hi - lo == last[tied] - first[tied]).tolist()
+    for k, row_lo, row_hi, consecutive in zip(
+        tied.tolist(), lo.tolist(), hi.tolist(), in_a_row, strict=True
+    ):
+        if consecutive:
+            chosen[k] = max(link_ids[row_lo : row_hi + 1])
+        else:
+            chosen[k] = max(map(link_ids.__getitem__, rows[first[k] : last[k] + 1].tolist()))
     names = rack_ids
     ends = rows[last]
     return {
-        (names[a], names[b]): link_ids[r]
-        for a, b, r in zip(rack_a[ends].tolist(), rack_b[ends].tolist(), chosen, strict=True)
+        (names[a], names[b]): link_id
+        for a, b, link_id in zip(rack_a[ends].tolist(), rack_b[ends].tolist(), chosen, strict=True)
     }
 
 

@@ -61,10 +61,10 @@ def bundle_trunks(
             for i, j in zip(starts.tolist(), [*starts[1:].tolist(), len(seg_m)], strict=True)
         ]
         lengths_m = [m if r is None else r for m, r in zip(lengths_m, recorded_m, strict=True)]
-    ordered = _ordered(cut.parts, lengths_m)
+    ordered = _ordered_by_code(cut.part_codes, cut.code_parts, lengths_m)
     n = len(starts)
     ids = [f"trunk-{k}" for k in range(1, n + 1)]
-    part_ids = [tpart.id if tpart else "" for tpart in cut.parts]
+    part_ids = cut.part_ids
     trunk_of = np.repeat(np.arange(n, dtype=np.int64), sizes)
     links = _trunk_links(laid, seg_legs, seg_nos, starts)
     # Each trunk's racks: its first leg's at its segment's two ends (maps in C, not a loop).
@@ -84,10 +84,7 @@ def bundle_trunks(
             ordered,
             links,
             repeat(1, n),
-            [
-                tpart.fibres if tpart else width
-                for tpart, width in zip(cut.parts, cut.widths, strict=True)
-            ],
+            cut.fibres,
             sizes.tolist(),
             cut.panel_a,
             cut.panel_b,
@@ -177,6 +174,10 @@ class _Cut:
         self.seg_nos = np.zeros(0, dtype=np.int64)
         self.seg_m = np.zeros(0, dtype=np.float64)
         self.starts = np.zeros(0, dtype=np.int64)
+        self.part_ids: list[str] = []  # "": no part
+        self.fibres: list[int] = []  # its part's fibres, else its legs' width
+        self.part_codes = np.zeros(0, dtype=np.int64)  # its part's number (-1: none)
+        self.code_parts: list[TrunkPart] = []  # the parts by number
         self.parts: list[TrunkPart | None] = []
         self.modes: list[str] = []
         self.widths: list[int] = []
@@ -211,8 +212,9 @@ def _cut(catalog, laid) -> _Cut:
         plan_no.setdefault((mode, width, n), len(plan_no))
         for (_, _, mode, width), n in zip(segments, sizes, strict=True)
     ]
-    offsets: list[int] = []  # the plans' trunks, plan after plan: first leg, part
+    offsets: list[int] = []  # the plans' trunks, plan after plan: first leg, part, fibres
     plan_parts: list[TrunkPart | None] = []
+    plan_fibres: list[int] = []
     plan_first: list[int] = []
     for mode, width, n_legs in plan_no:
         parts = parts_of.get((mode, width))
@@ -234,6 +236,7 @@ def _cut(catalog, laid) -> _Cut:
             )
             offsets.append(i)
             plan_parts.append(tpart)
+            plan_fibres.append(tpart.fibres if tpart else width)
             i += min(remaining, tpart.fibres // width) if tpart else 1
     plan_first.append(len(offsets))
     first = np.asarray(plan_first, dtype=np.int64)
@@ -245,7 +248,16 @@ def _cut(catalog, laid) -> _Cut:
     at = first[:-1][plan[trunk_pair]] + within
     base = np.cumsum(sizes) - np.asarray(sizes, dtype=np.int64)
     cut.starts = base[trunk_pair] + np.asarray(offsets, dtype=np.int64)[at]
-    cut.parts = list(map(plan_parts.__getitem__, at.tolist()))
+    # Per trunk, its plan trunk's part and figures: gathers, not a loop over ~100k trunks.
+    at_list = at.tolist()
+    cut.parts = list(map(plan_parts.__getitem__, at_list))
+    cut.part_ids = list(map([p.id if p else "" for p in plan_parts].__getitem__, at_list))
+    cut.fibres = list(map(plan_fibres.__getitem__, at_list))
+    part_no: dict[str, int] = {}
+    codes = [part_no.setdefault(p.id, len(part_no)) if p else -1 for p in plan_parts]
+    cut.part_codes = np.asarray(codes, dtype=np.int64)[at]
+    by_id = {p.id: p for p in plan_parts if p}
+    cut.code_parts = [by_id[part_id] for part_id in part_no]
     keys = list(segments)  # each trunk's pair: (panel A, panel B, mode, width)
     if not (k == 1).all():  # some pair has several trunks (or, were one ever empty, none)
         keys = list(map(keys.__getitem__, trunk_pair.tolist()))
@@ -349,15 +361,20 @@ def _lengths(seg_m: np.ndarray, starts: np.ndarray, slack_pct: float) -> list[fl
 def _ordered(parts: list, lengths_m: list[float]) -> list[float]:
     """Per trunk: the first orderable length of its part >= its length (to 1 nm: numpy's
     lower-bound search per part), NaN when none is or no part fits."""
-    got = np.full(len(parts), math.nan, dtype=object)
-    wanted = np.asarray(lengths_m, dtype=np.float64)
     code_of: dict[str, int] = {}
     by_part = [code_of.setdefault(p.id, len(code_of)) if p else -1 for p in parts]
-    codes = np.asarray(by_part, dtype=np.int64)
     tparts = {p.id: p for p in parts if p}
-    for part_id, code in code_of.items():
+    codes = np.asarray(by_part, dtype=np.int64)
+    return _ordered_by_code(codes, [tparts[part_id] for part_id in code_of], lengths_m)
+
+
+def _ordered_by_code(codes: np.ndarray, parts: list, lengths_m: list[float]) -> list[float]:
+    """:func:`_ordered` of trunks whose parts are ``parts[codes[t]]`` (-1: none)."""
+    got = np.full(len(codes), math.nan, dtype=object)
+    wanted = np.asarray(lengths_m, dtype=np.float64)
+    for code, part in enumerate(parts):
         rows = np.flatnonzero(codes == code)
-        got[rows] = stock_lengths_at(tparts[part_id].lengths_m, wanted[rows])
+        got[rows] = stock_lengths_at(part.lengths_m, wanted[rows])
     return got.tolist()
 
 
