@@ -233,7 +233,7 @@ def _cord_parts(link_ids, medium: np.ndarray, media: list[str], fibre_of, msa):
         p = fibre_of.get(media[m])
         if p is not None:
             part_of[m], code_of[m], id_of[m] = p, part_no.setdefault(p.id, len(part_no)), p.id
-    parts = part_of[medium].tolist()
+    parts = part_of[medium]  # an object array: read at a few rows only (no 393k-long list)
     codes = code_of[medium]
     part_ids = id_of[medium].tolist()
     if msa:  # an AMD or Broadcom hall's cords (an NVIDIA hall has none: no pass per cord)
