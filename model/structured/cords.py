@@ -16,7 +16,7 @@ import numpy as np
 from model.catalog.parts import FibrePart, part_words, vendor_neutral_fibre
 from model.common.findings import Finding
 from model.structured.channel_table import ChannelTable, RowIndex
-from model.structured.stock_lengths import stock_lengths_at
+from model.structured.stock_lengths import stock_lengths_at, stock_lengths_found
 
 if TYPE_CHECKING:
     from model.structured.channel_groups import ChannelColumns
@@ -77,7 +77,7 @@ def lay_cords(
         kept.forget()
         if not plain:
             shape = None
-    link_ids = np.asarray(columns.link_ids, dtype=object)[member].tolist()
+    link_ids = columns.link_ids_at(member)
     leg_of = np.repeat(np.asarray(leg_no, dtype=np.int64), sizes)
     ports = (np.arange(total) - np.repeat(np.cumsum(sizes) - sizes, sizes)).tolist()
     trunk_m = np.repeat(np.asarray(leg_trunk_m, dtype=np.float64), sizes)
@@ -90,17 +90,19 @@ def lay_cords(
         link_ids, columns.medium[member], columns.media, fibre_of, msa
     )
     # The catalog's own length objects (math.nan itself where none is long enough), as
-    # a rounding up returns them: object columns, gathered by the search's index.
+    # a rounding up returns them: object columns, gathered by the search's index; and
+    # which cords have none, from the search too (not read back off the 786k objects).
     got_cols = np.full((2, total), math.nan, dtype=object)
+    unknown = np.ones((2, total), dtype=bool)
     for code in part_no.values():
         rows = np.flatnonzero(codes == code)
         if not len(rows):  # a medium's part every cord of which is a vendor-neutral one
             continue
         lengths = parts[int(rows[0])].lengths_m
-        for got, wanted in zip(got_cols, (a_m, b_m), strict=True):
-            got[rows] = stock_lengths_at(lengths, wanted[rows])
+        for got, none, wanted in zip(got_cols, unknown, (a_m, b_m), strict=True):
+            got[rows], none[rows] = stock_lengths_found(lengths, wanted[rows])
     got_a, got_b = got_cols[0].tolist(), got_cols[1].tolist()
-    _unorderable_cords(layout, link_ids, parts, a_m, b_m, got_a, got_b)
+    _unorderable_cords(layout, link_ids, parts, a_m, b_m, got_a, got_b, unknown)
     cords = layout.cords
     cords.link_ids = link_ids
     cords.parts = part_ids
@@ -231,7 +233,7 @@ def _cord_parts(link_ids, medium: np.ndarray, media: list[str], fibre_of, msa):
         p = fibre_of.get(media[m])
         if p is not None:
             part_of[m], code_of[m], id_of[m] = p, part_no.setdefault(p.id, len(part_no)), p.id
-    parts = part_of[medium].tolist()
+    parts = part_of[medium]  # an object array: read at a few rows only (no 393k-long list)
     codes = code_of[medium]
     part_ids = id_of[medium].tolist()
     if msa:  # an AMD or Broadcom hall's cords (an NVIDIA hall has none: no pass per cord)
@@ -378,12 +380,17 @@ def typed_length(link) -> tuple[float, str] | None:
     return None
 
 
-def _unorderable_cords(layout, link_ids, parts, a_m, b_m, got_a, got_b) -> None:
+def _unorderable_cords(layout, link_ids, parts, a_m, b_m, got_a, got_b, unknown=None) -> None:
     """CORD_NOT_ORDERABLE (error), once per link: a patch cord longer than any length of its
     fibre part (a panel named far from the device: the cord runs over to that panel's rack).
-    Its channel's length and loss are then unknown, and the BOM cannot order it."""
-    unknown = np.isnan(np.asarray(got_a, dtype=np.float64))
-    unknown |= np.isnan(np.asarray(got_b, dtype=np.float64))
+    Its channel's length and loss are then unknown, and the BOM cannot order it.
+    ``unknown``: per end (A, B) and cord, whether it has no ordered length (NaN), when the
+    caller knows; else read off ``got_a`` and ``got_b``."""
+    if unknown is None:
+        unknown = np.isnan(np.asarray(got_a, dtype=np.float64))
+        unknown |= np.isnan(np.asarray(got_b, dtype=np.float64))
+    else:
+        unknown = unknown[0] | unknown[1]
     seen: set[str] = set()
     for row in np.flatnonzero(unknown).tolist():
         link_id = link_ids[row]

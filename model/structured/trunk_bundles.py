@@ -47,25 +47,25 @@ def bundle_trunks(
     cut = _cut(catalog, laid)
     if not cut.parts:
         return None
-    starts = np.asarray(cut.starts, dtype=np.int64)
-    seg_m = np.asarray(cut.seg_m, dtype=np.float64)
-    sizes = np.diff(np.append(starts, len(cut.seg_m)))
+    starts, seg_m, seg_nos, seg_legs = cut.starts, cut.seg_m, cut.seg_nos, cut.legs
+    sizes = np.diff(np.append(starts, len(seg_m)))
     lengths_m = _lengths(seg_m, starts, slack_pct)
     recorded_m: list[float | None] = [None] * len(starts)
     if recorded:
-        link_ids = list(map(laid.link_ids.made().__getitem__, cut.legs))
+        legs = seg_legs.tolist()
+        link_ids = list(map(laid.link_ids.made().__getitem__, legs))
+        segs = list(map(laid.seg_m.__getitem__, legs))
+        nos = seg_nos.tolist()
         recorded_m = [
-            _recorded_m(zip(link_ids[i:j], cut.segs[i:j], cut.seg_nos[i:j], strict=True), recorded)
-            for i, j in zip(cut.starts, [*cut.starts[1:], len(cut.seg_m)], strict=True)
+            _recorded_m(zip(link_ids[i:j], segs[i:j], nos[i:j], strict=True), recorded)
+            for i, j in zip(starts.tolist(), [*starts[1:].tolist(), len(seg_m)], strict=True)
         ]
         lengths_m = [m if r is None else r for m, r in zip(lengths_m, recorded_m, strict=True)]
-    ordered = _ordered(cut.parts, lengths_m)
+    ordered = _ordered_by_code(cut.part_codes, cut.code_parts, lengths_m)
     n = len(starts)
     ids = [f"trunk-{k}" for k in range(1, n + 1)]
-    part_ids = [tpart.id if tpart else "" for tpart in cut.parts]
+    part_ids = cut.part_ids
     trunk_of = np.repeat(np.arange(n, dtype=np.int64), sizes)
-    seg_nos = np.asarray(cut.seg_nos, dtype=np.int64)
-    seg_legs = np.asarray(cut.legs, dtype=np.int64)
     links = _trunk_links(laid, seg_legs, seg_nos, starts)
     # Each trunk's racks: its first leg's at its segment's two ends (maps in C, not a loop).
     first_racks = list(map(laid.racks.__getitem__, seg_legs[starts].tolist()))
@@ -84,10 +84,7 @@ def bundle_trunks(
             ordered,
             links,
             repeat(1, n),
-            [
-                tpart.fibres if tpart else width
-                for tpart, width in zip(cut.parts, cut.widths, strict=True)
-            ],
+            cut.fibres,
             sizes.tolist(),
             cut.panel_a,
             cut.panel_b,
@@ -106,13 +103,40 @@ def bundle_trunks(
     got = list(ordered)
     for k in unorderable:
         got[k] = lengths_m[k]
-    elements = np.empty(2 * n, dtype=object)
-    elements[:n] = list(map(Element, repeat(_TRUNK, n), ids, part_ids, got, repeat("B", n)))
-    elements[n:] = list(map(Element, repeat(_TRUNK, n), ids, part_ids, got, repeat("A", n)))
+    elements = _elements(ids, part_ids, got, trunk_of, seg_nos)
     slots[seg_legs, seg_nos] = elements[trunk_of + n * (seg_nos > 0)]
     return TrunkBundling(
         seg_legs, seg_nos, seg_m, starts, trunk_of, cut, lengths_m, ordered, trunks, elements
     )
+
+
+def _elements(
+    ids: list[str], part_ids: list[str], got: list, trunk_of: np.ndarray, seg_nos: np.ndarray
+) -> np.ndarray:
+    """Per trunk its Type B element, then per trunk its Type A one (None where no segment
+    of the trunk takes it: a trunk is mostly one segment of its legs' paths, so it is
+    made once, not twice, ~100k Structs fewer at zoned XL)."""
+    n = len(ids)
+    used = np.zeros(2 * n, dtype=bool)
+    used[trunk_of + n * (seg_nos > 0)] = True
+    elements = np.empty(2 * n, dtype=object)
+    for polarity, half in (("B", used[:n]), ("A", used[n:])):
+        at = np.flatnonzero(half)
+        rows = at.tolist()
+        if len(rows) == n:  # every trunk's: no gathers
+            made = list(map(Element, repeat(_TRUNK, n), ids, part_ids, got, repeat(polarity, n)))
+        else:
+            pick = [ids, part_ids, got]
+            made = list(
+                map(
+                    Element,
+                    repeat(_TRUNK, len(rows)),
+                    *(map(column.__getitem__, rows) for column in pick),
+                    repeat(polarity, len(rows)),
+                )
+            )
+        elements[at + (n if polarity == "A" else 0)] = made
+    return elements
 
 
 class TrunkBundling:
@@ -142,16 +166,18 @@ class TrunkBundling:
 
 class _Cut:
     """The segments of every panel pair, in the pairs' order, as columns (each leg's number,
-    its segment number, that segment's length and its leg's segments' lengths),
-    and per trunk: the first segment's position, its part (None: no part fits), mode, leg
-    width and panels."""
+    its segment number and that segment's length), and per trunk: the first segment's
+    position, its part (None: no part fits), mode, leg width and panels."""
 
     def __init__(self) -> None:
-        self.legs: list[int] = []
-        self.seg_nos: list[int] = []
-        self.seg_m: list[float] = []
-        self.segs: list[tuple[float, ...]] = []
-        self.starts: list[int] = []
+        self.legs = np.zeros(0, dtype=np.int64)
+        self.seg_nos = np.zeros(0, dtype=np.int64)
+        self.seg_m = np.zeros(0, dtype=np.float64)
+        self.starts = np.zeros(0, dtype=np.int64)
+        self.part_ids: list[str] = []  # "": no part
+        self.fibres: list[int] = []  # its part's fibres, else its legs' width
+        self.part_codes = np.zeros(0, dtype=np.int64)  # its part's number (-1: none)
+        self.code_parts: list[TrunkPart] = []  # the parts by number
         self.parts: list[TrunkPart | None] = []
         self.modes: list[str] = []
         self.widths: list[int] = []
@@ -171,11 +197,14 @@ def _cut(catalog, laid) -> _Cut:
         return cut
     values = list(segments.values())
     pair_legs = list(map(_FIRST, values))
-    cut.legs = list(chain.from_iterable(pair_legs))
-    cut.seg_nos = list(chain.from_iterable(map(_SECOND, values)))
-    cut.segs = list(map(laid.seg_m.__getitem__, cut.legs))
-    cut.seg_m = list(map(getitem, cut.segs, cut.seg_nos))
     sizes = list(map(len, pair_legs))
+    # The columns straight from the pairs' lists (no list of 398k made, then an array).
+    total = sum(sizes)
+    cut.legs = np.fromiter(chain.from_iterable(pair_legs), np.int64, total)
+    cut.seg_nos = np.fromiter(chain.from_iterable(map(_SECOND, values)), np.int64, total)
+    legs, nos = chain.from_iterable(pair_legs), chain.from_iterable(map(_SECOND, values))
+    segs = map(laid.seg_m.__getitem__, legs)
+    cut.seg_m = np.fromiter(map(getitem, segs, nos), np.float64, total)
     # The trunk parts per (mode, leg width), and the plan per (mode, width, legs).
     parts_of: dict[tuple[str, int], list] = {}
     plan_no: dict[tuple[str, int, int], int] = {}
@@ -183,8 +212,9 @@ def _cut(catalog, laid) -> _Cut:
         plan_no.setdefault((mode, width, n), len(plan_no))
         for (_, _, mode, width), n in zip(segments, sizes, strict=True)
     ]
-    offsets: list[int] = []  # the plans' trunks, plan after plan: first leg, part
+    offsets: list[int] = []  # the plans' trunks, plan after plan: first leg, part, fibres
     plan_parts: list[TrunkPart | None] = []
+    plan_fibres: list[int] = []
     plan_first: list[int] = []
     for mode, width, n_legs in plan_no:
         parts = parts_of.get((mode, width))
@@ -206,6 +236,7 @@ def _cut(catalog, laid) -> _Cut:
             )
             offsets.append(i)
             plan_parts.append(tpart)
+            plan_fibres.append(tpart.fibres if tpart else width)
             i += min(remaining, tpart.fibres // width) if tpart else 1
     plan_first.append(len(offsets))
     first = np.asarray(plan_first, dtype=np.int64)
@@ -216,8 +247,17 @@ def _cut(catalog, laid) -> _Cut:
     within = np.arange(len(trunk_pair)) - np.repeat(np.cumsum(k) - k, k)
     at = first[:-1][plan[trunk_pair]] + within
     base = np.cumsum(sizes) - np.asarray(sizes, dtype=np.int64)
-    cut.starts = (base[trunk_pair] + np.asarray(offsets, dtype=np.int64)[at]).tolist()
-    cut.parts = list(map(plan_parts.__getitem__, at.tolist()))
+    cut.starts = base[trunk_pair] + np.asarray(offsets, dtype=np.int64)[at]
+    # Per trunk, its plan trunk's part and figures: gathers, not a loop over ~100k trunks.
+    at_list = at.tolist()
+    cut.parts = list(map(plan_parts.__getitem__, at_list))
+    cut.part_ids = list(map([p.id if p else "" for p in plan_parts].__getitem__, at_list))
+    cut.fibres = list(map(plan_fibres.__getitem__, at_list))
+    part_no: dict[str, int] = {}
+    codes = [part_no.setdefault(p.id, len(part_no)) if p else -1 for p in plan_parts]
+    cut.part_codes = np.asarray(codes, dtype=np.int64)[at]
+    by_id = {p.id: p for p in plan_parts if p}
+    cut.code_parts = [by_id[part_id] for part_id in part_no]
     keys = list(segments)  # each trunk's pair: (panel A, panel B, mode, width)
     if not (k == 1).all():  # some pair has several trunks (or, were one ever empty, none)
         keys = list(map(keys.__getitem__, trunk_pair.tolist()))
@@ -266,11 +306,8 @@ def _trunk_links(
         kept[1:] |= row[1:] != row[:-1]
         kept &= np.repeat(fast, np.diff(np.append(starts, n_segs)))
         counts = np.add.reduceat(kept, starts) if n_segs else np.zeros(n, dtype=np.int64)
-        ids = list(map(laid.columns.link_ids.__getitem__, row[kept].tolist()))
-        ends = np.cumsum(counts)
-        got = list(
-            map(tuple, map(ids.__getitem__, map(slice, (ends - counts).tolist(), ends.tolist())))
-        )
+        ids = laid.columns.link_ids_at(row[kept])
+        got = _tuples(ids, counts)
         if fast.all():
             return got
     out: list[tuple[str, ...]] = [()] * n
@@ -288,6 +325,30 @@ def _trunk_links(
     return out
 
 
+def _tuples(values: list, counts: np.ndarray) -> list[tuple]:
+    """``values`` cut into consecutive tuples of ``counts[t]`` each. A run of equal counts is
+    cut by ``zip`` over one iterator, in C (a zoned XL hall's ~100k trunks are all of 4 legs:
+    one run; a slice and a tuple per trunk were ~0.035 s); a slice per tuple where the counts
+    change often."""
+    if not len(counts):
+        return []
+    ends = np.cumsum(counts)
+    change = np.flatnonzero(counts[1:] != counts[:-1]) + 1
+    if len(change) > len(counts) // 8:
+        starts = (ends - counts).tolist()
+        return list(map(tuple, map(values.__getitem__, map(slice, starts, ends.tolist()))))
+    out: list[tuple] = []
+    bounds = [0, *change.tolist(), len(counts)]
+    firsts = (ends - counts).tolist()
+    for i, j in zip(bounds, bounds[1:], strict=False):
+        k, at = int(counts[i]), firsts[i]
+        if k:
+            out += zip(*[iter(values[at : at + k * (j - i)])] * k, strict=True)
+        else:
+            out += [()] * (j - i)
+    return out
+
+
 def _lengths(seg_m: np.ndarray, starts: np.ndarray, slack_pct: float) -> list[float]:
     """Per trunk: its longest leg's segment plus the slack and a service loop. The longest as
     Python's ``max`` over the trunk's legs finds it: NaN when the first is, else the largest
@@ -300,15 +361,20 @@ def _lengths(seg_m: np.ndarray, starts: np.ndarray, slack_pct: float) -> list[fl
 def _ordered(parts: list, lengths_m: list[float]) -> list[float]:
     """Per trunk: the first orderable length of its part >= its length (to 1 nm: numpy's
     lower-bound search per part), NaN when none is or no part fits."""
-    got = np.full(len(parts), math.nan, dtype=object)
-    wanted = np.asarray(lengths_m, dtype=np.float64)
     code_of: dict[str, int] = {}
     by_part = [code_of.setdefault(p.id, len(code_of)) if p else -1 for p in parts]
-    codes = np.asarray(by_part, dtype=np.int64)
     tparts = {p.id: p for p in parts if p}
-    for part_id, code in code_of.items():
+    codes = np.asarray(by_part, dtype=np.int64)
+    return _ordered_by_code(codes, [tparts[part_id] for part_id in code_of], lengths_m)
+
+
+def _ordered_by_code(codes: np.ndarray, parts: list, lengths_m: list[float]) -> list[float]:
+    """:func:`_ordered` of trunks whose parts are ``parts[codes[t]]`` (-1: none)."""
+    got = np.full(len(codes), math.nan, dtype=object)
+    wanted = np.asarray(lengths_m, dtype=np.float64)
+    for code, part in enumerate(parts):
         rows = np.flatnonzero(codes == code)
-        got[rows] = stock_lengths_at(tparts[part_id].lengths_m, wanted[rows])
+        got[rows] = stock_lengths_at(part.lengths_m, wanted[rows])
     return got.tolist()
 
 
