@@ -163,6 +163,7 @@ class Analyzer(KeptFigures):
         self._topo_findings = None  # (topology, bandwidth, target, findings)
         self._cut: tuple | None = None  # (topology, bisection, its cut_json)
         self._off_tiers = None  # (topology, device figures, switches off the tiers)
+        self._ratios = None  # (topology, bandwidth, each switch's oversubscription by id)
         self._allreduce_figures = None  # (collectives, settings key, CollectiveFigures)
         self._pending_links: set[str] = set()
         self._racks_moved = False  # a rack moved or changed since the last report
@@ -317,7 +318,6 @@ class Analyzer(KeptFigures):
         job = coll.default["all-reduce"] if coll else None
         points = coll.curves["all-reduce"] if coll else []
         power, power_max, cost = power_and_cost(design, dev, phys, trays)
-        ratio = bw.switch_ratio
         return Report(
             gpus=total_gpus,
             servers=len(servers),
@@ -337,10 +337,7 @@ class Analyzer(KeptFigures):
             cable_length_max_m=media.length_max_m,
             cable_ordered_total_m=media.ordered_total_m,
             oversubscription=bw.tiers,
-            switch_oversubscription={
-                topo.device_ids[i]: float(ratio[i])
-                for i in np.flatnonzero(~np.isnan(ratio)).tolist()
-            },
+            switch_oversubscription=self._switch_ratios(topo, bw),
             bisection_gbps=self._bisection.gbps,
             bisection_method=self._bisection.method,
             bisection_regular=self._bisection.regular,
