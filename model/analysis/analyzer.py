@@ -164,6 +164,7 @@ class Analyzer(KeptFigures):
         self._cut: tuple | None = None  # (topology, bisection, its cut_json)
         self._off_tiers = None  # (topology, device figures, switches off the tiers)
         self._ratios = None  # (topology, bandwidth, each switch's oversubscription by id)
+        self._fabric_rows = None  # (topology, plant rows, rows, fabric code per plant row)
         self._allreduce_figures = None  # (collectives, settings key, CollectiveFigures)
         self._pending_links: set[str] = set()
         self._racks_moved = False  # a rack moved or changed since the last report
@@ -504,12 +505,8 @@ class Analyzer(KeptFigures):
         phys = self.given_phys
         if self.plant is None or phys is not None:
             return phys
-        fabric_rows = None
-        if topo.fabric is not None:
-            # Fabric code per plant row (-1: no fabric, the last name).
-            codes = np.full(len(self.plant.link_ids), -1, dtype=np.int64)
-            codes[self._plant_rows] = topo.fabric
-            fabric_rows = ([*FABRICS, ""], codes)
+        codes = self._fabric_codes(topo)  # Fabric code per plant row (-1: none, the last name)
+        fabric_rows = ([*FABRICS, ""], codes) if codes is not None else None
         # Edits follow (a one-shot keeps no legs, nor the count's copies: see PlantCache.keep).
         self._plant_cache.keep = edited = self._subscription is not None or self._explicit
         edited = edited and uses_structured(self.design)
