@@ -36,9 +36,13 @@ from model.design.fabrics import FABRIC_LABELS
 
 ALL_FABRICS = "all"
 
-FRESH_VALUE = "color: #111; font-size: 17px; font-weight: 600;"
-STALE_VALUE = "color: #9aa0a6; font-size: 17px; font-weight: 600;"
-BAD_VALUE = "color: #c92a2a; font-size: 17px; font-weight: 600;"
+# A tile's value: dark, or red when bad; grey while stale, which is the label disabled. Why
+# not a sheet per state: setting a style sheet parses it and re-polishes the label, and the
+# eleven tiles' stale and fresh sheets were ~1.4 ms of the GUI thread's CPU per edit at XL on
+# the way to a fresh panel (the edit's stale look and the publish), toggling enabled ~0.4 ms.
+_STALE_LOOK = "QLabel:disabled { color: #9aa0a6; }"
+FRESH_VALUE = "QLabel { color: #111; font-size: 17px; font-weight: 600; } " + _STALE_LOOK
+BAD_VALUE = "QLabel { color: #c92a2a; font-size: 17px; font-weight: 600; } " + _STALE_LOOK
 
 
 class Tile(QFrame):
@@ -54,7 +58,8 @@ class Tile(QFrame):
         self.caption = QLabel(caption)
         self.caption.setStyleSheet("color: #555; font-size: 11px;")
         self.value = QLabel("–")
-        self.value.setStyleSheet(STALE_VALUE)
+        self.value.setStyleSheet(FRESH_VALUE)
+        self.value.setEnabled(False)  # stale until the first report
         self.detail = QLabel("")
         plain_labels(self.caption, self.value, self.detail)
         self.detail.setStyleSheet("color: #444; font-size: 11px;")
@@ -70,11 +75,13 @@ class Tile(QFrame):
     def set(self, value: str, detail: str = "", bad: bool = False) -> None:
         self.value.setText(value)
         self.detail.setText(detail)
-        self._bad = bad
-        self.value.setStyleSheet(BAD_VALUE if bad else FRESH_VALUE)
+        if bad != self._bad:
+            self._bad = bad
+            self.value.setStyleSheet(BAD_VALUE if bad else FRESH_VALUE)
+        self.value.setEnabled(True)
 
     def set_stale(self) -> None:
-        self.value.setStyleSheet(STALE_VALUE)
+        self.value.setEnabled(False)
 
 
 TILES = (  # key, caption, tooltip

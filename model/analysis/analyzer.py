@@ -163,6 +163,8 @@ class Analyzer(KeptFigures):
         self._topo_findings = None  # (topology, bandwidth, target, findings)
         self._cut: tuple | None = None  # (topology, bisection, its cut_json)
         self._off_tiers = None  # (topology, device figures, switches off the tiers)
+        self._ratios = None  # (topology, bandwidth, each switch's oversubscription by id)
+        self._fabric_rows = None  # (topology, plant rows, rows, fabric code per plant row)
         self._allreduce_figures = None  # (collectives, settings key, CollectiveFigures)
         self._pending_links: set[str] = set()
         self._racks_moved = False  # a rack moved or changed since the last report
@@ -317,7 +319,6 @@ class Analyzer(KeptFigures):
         job = coll.default["all-reduce"] if coll else None
         points = coll.curves["all-reduce"] if coll else []
         power, power_max, cost = power_and_cost(design, dev, phys, trays)
-        ratio = bw.switch_ratio
         return Report(
             gpus=total_gpus,
             servers=len(servers),
@@ -337,10 +338,7 @@ class Analyzer(KeptFigures):
             cable_length_max_m=media.length_max_m,
             cable_ordered_total_m=media.ordered_total_m,
             oversubscription=bw.tiers,
-            switch_oversubscription={
-                topo.device_ids[i]: float(ratio[i])
-                for i in np.flatnonzero(~np.isnan(ratio)).tolist()
-            },
+            switch_oversubscription=self._switch_ratios(topo, bw),
             bisection_gbps=self._bisection.gbps,
             bisection_method=self._bisection.method,
             bisection_regular=self._bisection.regular,
@@ -507,12 +505,8 @@ class Analyzer(KeptFigures):
         phys = self.given_phys
         if self.plant is None or phys is not None:
             return phys
-        fabric_rows = None
-        if topo.fabric is not None:
-            # Fabric code per plant row (-1: no fabric, the last name).
-            codes = np.full(len(self.plant.link_ids), -1, dtype=np.int64)
-            codes[self._plant_rows] = topo.fabric
-            fabric_rows = ([*FABRICS, ""], codes)
+        codes = self._fabric_codes(topo)  # Fabric code per plant row (-1: none, the last name)
+        fabric_rows = ([*FABRICS, ""], codes) if codes is not None else None
         # Edits follow (a one-shot keeps no legs, nor the count's copies: see PlantCache.keep).
         self._plant_cache.keep = edited = self._subscription is not None or self._explicit
         edited = edited and uses_structured(self.design)

@@ -30,7 +30,7 @@ from itertools import islice
 import numpy as np
 
 from model.analysis.tray_fill_loads import TrayLoad, carried_counts, in_key_order
-from model.analysis.tray_fill_spans import route_spans
+from model.analysis.tray_fill_spans import SpanColumns, tray_numbers
 from model.analysis.tray_fill_undo import FillUndo, keeping, recorded
 from model.analysis.tray_levels import TrayLevels, net_cables
 from model.analysis.tray_spans import appended as _appended
@@ -85,15 +85,9 @@ class TrayFill:
     def _forget_spans(self) -> None:
         """Drop what was learnt of the routes' intervals and the figures swept from them."""
         self._carry = False  # forget_spans(): the next update may carry the counts over
-        self._span_route: list[int] = []  # flat: one row per (route, tray interval)
-        self._span_tray: list[str] = []
-        self._span_s0: list[float] = []
-        self._span_s1: list[float] = []
-        self._routes_known = 0  # routes whose spans are in the flat lists
-        self._turns: list[bool] = []  # per known route: does it pass from one tray to another
-        # (tray ids numbered, (route, tray no, s0, s1) per span in buffers with room to grow,
-        # spans filled in)
-        self._span_arrays: tuple[list[str], tuple[np.ndarray, ...], int] | None = None
+        self._spans = SpanColumns()  # flat: one row per (route, tray interval)
+        # (tray ids numbered, (tray no,) per span in a buffer with room to grow, spans filled in)
+        self._span_trays: tuple[list[str], tuple[np.ndarray, ...], int] | None = None
         # (spans known, tray ids, distinct (route, tray) rows)
         self._pairs: tuple[int, list[str], np.ndarray] | None = None
         # The last fill-only figures (ratio and peak place per tray) and the cables per medium
@@ -267,7 +261,7 @@ class TrayFill:
         col = np.array([names.index(g) for g in groups], dtype=np.int64)
         route, medium, count = (np.array(v, dtype=np.int64) for v in zip(*live, strict=True))
         self._learn_spans(plant, int(route.max()) + 1)
-        per_route = np.zeros((max(self._routes_known, 1), len(names)), dtype=np.int64)
+        per_route = np.zeros((max(self._spans.routes_known, 1), len(names)), dtype=np.int64)
         np.add.at(per_route, (route, col[medium]), count)
         tray_ids, pairs = self._route_tray_pairs()
         per_tray = np.zeros((len(tray_ids), len(names)), dtype=np.int64)
@@ -294,14 +288,13 @@ class TrayFill:
         if live.size == 0:
             return {}
         self._learn_spans(plant, int(live.max()) + 1)
-        span_route = np.array(self._span_route, dtype=np.int64)
-        keep = np.isin(span_route, live)
+        spans = self._spans
+        keep = np.isin(spans.route, live)
         if not keep.any():
             return {}
-        tray_ids = sorted(set(self._span_tray))
-        tray_no = {t: i for i, t in enumerate(tray_ids)}
-        tray = np.fromiter((tray_no[t] for t in self._span_tray), dtype=np.int64)[keep]
-        a, b = np.array(self._span_s0)[keep], np.array(self._span_s1)[keep]
+        tray_ids = sorted(set(spans.trays))
+        tray = tray_numbers(spans.trays, tray_ids)[keep]
+        a, b = spans.s0[keep], spans.s1[keep]
         s0, s1 = np.minimum(a, b), np.maximum(a, b)
         order = np.lexsort((s0, tray))
         tray, s0, s1 = tray[order], s0[order], s1[order]
@@ -324,22 +317,21 @@ class TrayFill:
         cached until more spans are learnt (a route along one tray in two intervals is still
         one cable in that tray)."""
         cached = self._pairs
-        known = len(self._span_route)
+        spans = self._spans
+        known = len(spans)
         if cached is not None and cached[0] == known:
             return cached[1], cached[2]
         start = 0
-        if cached is not None and set(self._span_tray[cached[0] :]) <= set(cached[1]):
+        if cached is not None and set(spans.trays[cached[0] :]) <= set(cached[1]):
             # Spans only grow, by routes numbered above every known one: the distinct pairs of
             # the new spans sort after all the earlier ones, so they are appended (the same
             # rows as a unique over every span, without re-sorting them all after each move).
             start = cached[0]
-        tray_ids = cached[1] if start and cached is not None else sorted(set(self._span_tray))
-        tray_no = {t: i for i, t in enumerate(tray_ids)}
-        new_trays = self._span_tray[start:]
-        flat = np.fromiter((tray_no[t] for t in new_trays), dtype=np.int64, count=len(new_trays))
+        tray_ids = cached[1] if start and cached is not None else sorted(set(spans.trays))
+        flat = tray_numbers(spans.trays, tray_ids, start)
         # Distinct (route, tray) rows in lexicographic order: one number per row, sorted.
         width = max(len(tray_ids), 1)
-        codes = unique_sorted(np.array(self._span_route[start:], dtype=np.int64) * width + flat)
+        codes = unique_sorted(spans.route[start:] * width + flat)
         pairs = np.stack([codes // width, codes % width], axis=1).reshape(-1, 2)
         if start and cached is not None:  # start > 0 only from a cached table
             pairs = np.concatenate([cached[2], pairs])
@@ -347,14 +339,8 @@ class TrayFill:
         return tray_ids, pairs
 
     def _learn_spans(self, plant, up_to: int) -> None:
-        """Append the intervals of routes ``_routes_known .. up_to - 1`` to the flat lists."""
-        routes, trays, s0, s1, turns = route_spans(plant, self._routes_known, up_to)
-        self._span_route.extend(routes)
-        self._span_tray.extend(trays)
-        self._span_s0.extend(s0)
-        self._span_s1.extend(s1)
-        self._turns.extend(turns)
-        self._routes_known = max(self._routes_known, up_to)
+        """Append the intervals of the routes not learnt yet below ``up_to``."""
+        self._spans.learn(plant, up_to)
 
     def _count_keys(self) -> np.ndarray:
         """The counts' (route, medium) keys as an array, in the Counter's order. Keys are only
@@ -393,7 +379,7 @@ class TrayFill:
         if load is not None and load.plus:
             n_routes = max(n_routes, max(p[0] for p in load.plus) + 1)
         self._learn_spans(plant, n_routes)
-        size = max(self._routes_known, 1)
+        size = max(self._spans.routes_known, 1)
         weights = np.array([m.weight_kg_per_m for m in plant.media] + [0.0])
         # (float even when no route has cables: bincount of nothing gives integers)
         area = np.bincount(route, np.array(areas + [0.0])[medium] * count, size).astype(float)
@@ -405,7 +391,7 @@ class TrayFill:
             mass[trunk_route] += kg_per_m
             bend[trunk_route] = max(bend[trunk_route], bend_mm)
         turns = np.zeros(size, dtype=bool)
-        turns[: len(self._turns)] = self._turns
+        turns[: self._spans.routes_known] = self._spans.turns
         return area, mass, bend, turns
 
     def _peaks(self, design: Design, plant, loads: bool = True) -> dict[str, float]:
@@ -473,25 +459,19 @@ class TrayFill:
     def _span_table(self, tray_ids: list[str]) -> tuple[np.ndarray, ...]:
         """Bring the span arrays (route, tray number, s0, s1 per learnt span) up to date, and
         give them."""
-        arrays = self._span_arrays
-        known = len(self._span_route)
-        if arrays is None or arrays[0] != tray_ids or arrays[2] != known:
-            # The spans learnt since the last report are appended to the arrays (spans only
+        spans = self._spans
+        numbered = self._span_trays
+        known = len(spans)
+        if numbered is None or numbered[0] != tray_ids or numbered[2] != known:
+            # The spans learnt since the last report are numbered and appended (spans only
             # grow until reset(), which also follows any change of the trays).
-            start = arrays[2] if arrays is not None and arrays[0] == tray_ids else 0
-            tray_no = {t: i for i, t in enumerate(tray_ids)}
-            new: tuple[np.ndarray, ...] = (
-                np.array(self._span_route[start:], dtype=np.int64),
-                np.array([tray_no.get(t, -1) for t in self._span_tray[start:]], dtype=np.int64),
-                np.array(self._span_s0[start:], dtype=float),
-                np.array(self._span_s1[start:], dtype=float),
-            )
-            if start and arrays is not None:  # start > 0 only from earlier arrays
-                new = _appended(arrays[1], start, new)
-            self._span_arrays = (tray_ids, new, known)
-        assert self._span_arrays is not None
+            start = numbered[2] if numbered is not None and numbered[0] == tray_ids else 0
+            new: tuple[np.ndarray, ...] = (tray_numbers(spans.trays, tray_ids, start),)
+            if start and numbered is not None:  # start > 0 only from an earlier buffer
+                new = _appended(numbered[1], start, new)
+            self._span_trays = numbered = (tray_ids, new, known)
         # Views of the filled part: a later append writes beyond it (or into new buffers)
-        return tuple(a[:known] for a in self._span_arrays[1])
+        return spans.route, numbered[1][0][:known], spans.s0, spans.s1
 
     def _fill_delta(self, design: Design, plant, recounted) -> dict[str, float]:
         """Fill ratios (and peak places) from the cables per medium kept between each tray's

@@ -51,8 +51,9 @@ class PlantCache:
         # arrays of every link (~2 ms at XL per move). Read and cleared by the next call.
         self.cages_unchanged = False
         self.fabric_names: list[str] | None = None  # what the fabric codes of the count mean
-        # (weak design, (device edits, devices), (cages of every device, any co-packaged
-        # switch)): build_plant's device totals, kept while the devices stand
+        # (weak design, its devices and catalog, (device edits, devices), (cages of every
+        # device, any co-packaged switch)): build_plant's device totals, kept while the devices
+        # stand
         self.cages_total_memo: tuple | None = None
         self._trunk_counts: Any = None  # kept_trunk_counts(), once asked for
         # Set by a caller that knows which links can have changed since the last call (the

@@ -186,3 +186,34 @@ def test_a_person_drags_the_network_rack_away_removes_trays_and_undoes_it_all(s_
     wait_fresh(qtbot, window)
     assert d.panel.report.to_json() == start.to_json()
     assert d.warnings.tree.topLevelItemCount() == 0
+
+
+def test_tiles_look_stale_while_recomputing_and_red_when_bad(qtbot):
+    """A tile's value greys (its label disabled) when the panel goes stale, comes back with the
+    next figures, and is drawn red only while its figure is bad."""
+    from PySide6.QtGui import QPalette
+
+    from gui.panels.analysis_panel import BAD_VALUE, FRESH_VALUE, Tile
+
+    def colour(group) -> str:
+        tile.value.ensurePolished()
+        return tile.value.palette().color(group, tile.value.foregroundRole()).name()
+
+    tile = Tile("Oversubscription", "tooltip")
+    qtbot.addWidget(tile)
+    assert not tile.value.isEnabled()  # no report yet
+    tile.set("1.00:1", "target 1.00:1")
+    assert tile.value.isEnabled() and tile.value.styleSheet() == FRESH_VALUE
+    assert colour(QPalette.ColorGroup.Active) == "#111111"
+    tile.set_stale()
+    assert not tile.value.isEnabled() and tile.value.text() == "1.00:1"
+    assert colour(QPalette.ColorGroup.Disabled) == "#9aa0a6"
+    tile.set("3.00:1", "target 1.00:1", bad=True)
+    assert tile.value.isEnabled() and tile.value.styleSheet() == BAD_VALUE
+    assert colour(QPalette.ColorGroup.Active) == "#c92a2a"
+    tile.set_stale()
+    assert colour(QPalette.ColorGroup.Disabled) == "#9aa0a6"
+    tile.set("1.00:1", "target 1.00:1")
+    assert (
+        tile.value.styleSheet() == FRESH_VALUE and colour(QPalette.ColorGroup.Active) == "#111111"
+    )

@@ -139,6 +139,20 @@ def test_rack_move_does_not_recompute_topology(monkeypatch):
     assert calls == []
 
 
+def test_switch_ratios_kept_over_a_move_are_each_reports_own():
+    """The switches' oversubscription is kept while the topology stands (a rack move), and
+    each report gets its own dict: a reader changing one report's leaves the next as it was."""
+    design = clos()
+    analyzer = Analyzer(design, FakePlant(design))
+    first = analyzer.report().switch_oversubscription
+    expected = dict(first)
+    first.clear()
+    design.move_racks({"r2": (5.0, 5.0)})
+    second = analyzer.report().switch_oversubscription
+    assert second == expected and second
+    assert second == analyze(design, FakePlant(design)).switch_oversubscription
+
+
 def test_plant_refreshed_by_someone_else_still_updates_tray_fill():
     """The editor may refresh the shared plant itself: the analyzer goes by the design's events."""
     design = clos(hall_m=40.0)
