@@ -49,7 +49,7 @@ from model.catalog.parts import part_number_for
 from model.catalog.structured import structured_catalog
 from model.common.arrays import FirstSeen, unique_inverse
 from model.outputs.bom_parts import row_number
-from model.outputs.schedule_columns import SCHEDULE_COLUMNS, TURNED, objects
+from model.outputs.schedule_columns import SCHEDULE_COLUMNS, TURNED, objects, unique_pairs
 from model.outputs.schedule_segment_cells import (
     Codes,
     EndLabel,
@@ -329,8 +329,7 @@ class _Segments:
         from_names, from_codes = by_value(from_rack)
         to_names, to_codes = by_value(to_rack)
         size = max(len(to_names), 1)
-        key = (from_codes * size + to_codes) * 2 + turned
-        uniq, inverse = unique_inverse(key)
+        uniq, inverse = unique_pairs(from_codes, to_codes * 2 + turned, 2 * size)
         values = []
         for k in uniq.tolist():
             a, b = divmod(k >> 1, size)
