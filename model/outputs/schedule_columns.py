@@ -87,6 +87,39 @@ def coded(columns: list[tuple[Sequence, np.ndarray]]) -> CodedColumns:
     return CodedColumns(list(zip(*cols, strict=True)), rank.reshape(-1), len(sizes))
 
 
+def unique_pairs(hi: np.ndarray, lo: np.ndarray, lo_size: int) -> tuple[np.ndarray, np.ndarray]:
+    """``unique_inverse(hi * lo_size + lo)`` for codes ``hi >= 0`` and ``0 <= lo < lo_size``,
+    without the sort of the product key when its span is wide (a device end's (rack, U)
+    codes, a cord's (from, to) racks: two ~40 ms sorts per ~0.4 M cords at zoned XL): when
+    both columns hold the same codes, one column ranked by a count; else each column ranked
+    by a count, then the pairs of ranks by a count when their product is small, or by two
+    stable radix sorts of 16-bit ranks. The ranks keep each column's order, so the distinct
+    keys come out ascending as a sort gives them."""
+    n = len(hi)
+    if not n or lo_size < 1:
+        return unique_inverse(hi.astype(np.int64) * lo_size + lo)
+    if hi is lo or np.array_equal(hi, lo):
+        distinct, inverse = unique_inverse(hi)
+        return distinct.astype(np.int64) * (lo_size + 1), inverse
+    hi_values, hi_rank = unique_inverse(hi)
+    lo_values, lo_rank = unique_inverse(lo)
+    n_lo = len(lo_values)
+    if len(hi_values) * n_lo <= 4 * n + 1024 or max(len(hi_values), n_lo) > 1 << 16:
+        pairs, inverse = unique_inverse(hi_rank.astype(np.int64) * n_lo + lo_rank)
+    else:  # by the low rank, then (stable) by the high one: the pairs in ascending order
+        order = np.argsort(lo_rank.astype(np.uint16), kind="stable")
+        order = order[np.argsort(hi_rank[order].astype(np.uint16), kind="stable")]
+        ranked = hi_rank[order].astype(np.int64) * n_lo + lo_rank[order]
+        first = np.empty(n, dtype=bool)
+        first[0] = True
+        np.not_equal(ranked[1:], ranked[:-1], out=first[1:])
+        inverse = np.empty(n, dtype=np.intp)
+        inverse[order] = np.cumsum(first) - 1
+        pairs = ranked[first]
+    high, low = np.divmod(pairs, n_lo)
+    return hi_values[high].astype(np.int64) * lo_size + lo_values[low], inverse
+
+
 def objects(values, n: int) -> np.ndarray:
     """``values`` (any iterable of ``n`` Python objects) as a 1-D object array."""
     out = np.empty(n, dtype=object)

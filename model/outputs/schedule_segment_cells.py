@@ -10,8 +10,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from model.common.arrays import FirstSeen, unique_inverse
-from model.outputs.schedule_columns import SCHEDULE_COLUMNS, objects
+from model.common.arrays import FirstSeen
+from model.outputs.schedule_columns import SCHEDULE_COLUMNS, objects, unique_pairs
 from model.outputs.schedule_segment_table import (
     PER_ROW,
     Coded,
@@ -93,12 +93,12 @@ def gathered_cells(codes_of: Codes, name: str, rows: np.ndarray):
 
 def by_value(coded: Coded) -> tuple[list, np.ndarray]:
     """``coded``'s distinct values (in order of first place in its value list) and a code per
-    row into them (int64: a product of two codes may pass int32, CodedOut's code type)."""
-    at: dict = {}
-    code_of = np.fromiter(
-        (at.setdefault(v, len(at)) for v in coded.values), np.int64, len(coded.values)
-    )
-    return list(at), code_of[coded.codes]
+    row into them (int64: a product of two codes may pass int32, CodedOut's code type).
+    Numbered by a lookup per value at C speed (a generator of ``setdefault`` over the ~0.3 M
+    values of the segment rows' racks, routes and parts was ~0.1 s at zoned XL)."""
+    seen = FirstSeen()
+    code_of = np.fromiter(map(seen.__getitem__, coded.values), np.int64, len(coded.values))
+    return list(seen), code_of[coded.codes]
 
 
 def deduplicated(coded: Coded) -> Coded:
@@ -146,7 +146,7 @@ def device_end(cells: LinkCells, swapped: np.ndarray, side: str) -> tuple:
 def end_label(rack: Coded, u: Coded, port: Coded) -> EndLabel:
     """``{rack}-U{u}-{port}`` per row: the ``{rack}-U{u}-`` head coded per distinct (rack, U)."""
     size = max(len(u.values), 1)
-    uniq, inverse = unique_inverse(rack.codes.astype(np.int64) * size + u.codes)
+    uniq, inverse = unique_pairs(rack.codes, u.codes, size)
     prefixes = [
         f"{rack.values[r]}-U{int(u.values[v])}-"
         for r, v in (divmod(k, size) for k in uniq.tolist())

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import repeat
-from operator import eq
+from operator import attrgetter, eq
 
 import numpy as np
 
@@ -49,7 +49,7 @@ from model.catalog.parts import part_number_for
 from model.catalog.structured import structured_catalog
 from model.common.arrays import FirstSeen, unique_inverse
 from model.outputs.bom_parts import row_number
-from model.outputs.schedule_columns import SCHEDULE_COLUMNS, TURNED, objects
+from model.outputs.schedule_columns import SCHEDULE_COLUMNS, TURNED, objects, unique_pairs
 from model.outputs.schedule_segment_cells import (
     Codes,
     EndLabel,
@@ -72,6 +72,7 @@ from model.outputs.schedule_segment_table import (
 from model.structured.layout import structured_layout, uses_structured
 
 PATCH_CORD, TRUNK = "patch-cord", "trunk"
+_PART, _LENGTH_M, _ORDERED_M = attrgetter("part"), attrgetter("length_m"), attrgetter("ordered_m")
 _END = ("rack", "u", "device", "port")
 assert SCHEDULE_COLUMNS[3:11] == tuple(f"{e}_{k}" for e in "ab" for k in _END)
 assert SCHEDULE_COLUMNS[16:20] == ("a_cage", "b_cage", "a_module", "b_module")
@@ -329,8 +330,7 @@ class _Segments:
         from_names, from_codes = by_value(from_rack)
         to_names, to_codes = by_value(to_rack)
         size = max(len(to_names), 1)
-        key = (from_codes * size + to_codes) * 2 + turned
-        uniq, inverse = unique_inverse(key)
+        uniq, inverse = unique_pairs(from_codes, to_codes * 2 + turned, 2 * size)
         values = []
         for k in uniq.tolist():
             a, b = divmod(k >> 1, size)
@@ -396,12 +396,19 @@ class _Segments:
                 port[front] = [t.replace("R", "") for t in port[front].tolist()]
             label = EndLabel(self._point_heads()[point], port)
             ends.append((label, names[0][point], names[1][point], names[2][point], port))
-        trunks = [self.trunks[t] for t in objects(mids.trunk_ids, len(mids.trunk_ids))[codes]]
+        listed = objects(mids.trunk_ids, len(mids.trunk_ids))[codes].tolist()
+        trunks = list(map(self.trunks.__getitem__, listed))
+        # Each trunk's fields read by one C loop per field (~100k trunks at zoned XL), its
+        # part number made once per (trunk part, ordered m), coded by that pair
+        ordered_m = list(map(_ORDERED_M, trunks))
+        part_of = FirstSeen()  # (trunk part, ordered m) -> code, in order of first trunk
+        keys = zip(map(_PART, trunks), ordered_m, strict=True)
+        part_code = np.fromiter(map(part_of.__getitem__, keys), np.int64, len(trunks))
         catalog = structured_catalog()
-        part_of: dict[tuple[str, float], str] = {}  # (trunk part, ordered m) -> part number
-        for key in {(t.part, t.ordered_m) for t in trunks}:
-            spec = catalog.trunks.get(key[0])
-            part_of[key] = row_number(part_number_for(spec.part_number, key[1]) if spec else "")
+        numbers = []
+        for part, at_m in part_of:
+            spec = catalog.trunks.get(part)
+            numbers.append(row_number(part_number_for(spec.part_number, at_m) if spec else ""))
         turned = swapped[rows]
         # The link's route when it is the channel's only trunk; listed from the B end, a route
         # was turned round twice (as the rows were made).
@@ -418,22 +425,17 @@ class _Segments:
             )
         )
         values = {
-            "cable_id": objects([t.id for t in trunks], len(trunks)),
+            "cable_id": objects(listed, len(listed)),
             "link_id": cells["link_id"][rows],
             "speed_gbps": cells["speed_gbps"][rows],
             "medium": cells["medium"][rows],
             "medium_kind": TRUNK,
             "route": route,
-            "length_m": rounded_coded([t.length_m for t in trunks]),
-            "ordered_length_m": rounded_coded([t.ordered_m for t in trunks]),
+            "length_m": rounded_coded(list(map(_LENGTH_M, trunks))),
+            "ordered_length_m": rounded_coded(ordered_m),
             # Coded by part number, not one value per trunk: the writers format the modules
             # and part run once per distinct row (~100k of them at zoned XL, a few hundred so)
-            "part": deduplicated(
-                Coded(
-                    [part_of[(t.part, t.ordered_m)] for t in trunks],
-                    np.arange(len(trunks), dtype=np.int64),
-                )
-            ),
+            "part": deduplicated(Coded(numbers, part_code)),
         }
         near, far = ((*e, "", "") for e in ends)
         fill(out, at, values, near, far, turned)

@@ -225,3 +225,22 @@ def test_shared_strings_and_cells_without_references_read_back_in_openpyxl(read_
     got = [tuple(c.value for c in r) for r in ws.iter_rows(min_row=2, max_col=5)]
     got = [r + (None,) * (5 - len(r)) for r in got]  # read-only rows end at their last cell
     assert got == list(zip(*columns, strict=True))
+
+
+@pytest.mark.parametrize("at", [0, 1, 299])
+@pytest.mark.parametrize("odd", ["=sum", "@x", "\x00=y", "tail\n", "é=", ""])
+def test_a_formula_start_or_line_break_in_any_one_cell_is_written_as_csv_writer_does(at, odd):
+    # The column's checks read its joined bytes once: a formula start in the first or last
+    # cell, a cell ending in a line break (the break then stands before the next cell's start)
+    rng = random.Random(at)
+    texts = [f"t{k}-{rng.choice(['a', 'é', 'ü'])}" for k in range(300)]
+    texts[at] = odd + texts[at] if not odd.endswith("\n") else texts[at] + odd
+    if at + 1 < len(texts):
+        texts[at + 1] = "+" + texts[at + 1] if odd == "" else texts[at + 1]
+    rows = [(t, k) for k, t in enumerate(texts)]
+    for safe in (True, False):
+        expected = csv_bytes(["text", "n"], rows, spreadsheet_safe=safe)
+        assert (
+            csv_column_bytes(["text", "n"], [texts, list(range(300))], spreadsheet_safe=safe)
+            == expected
+        )
