@@ -257,7 +257,7 @@ def _groups(table: ChannelTable, kept: ShapeGroups | None = None):
         link_ids, medium_of, length_of, row_of = _fibre_columns(fibres)
     # Each channel's row of the fibres: as the cords were laid, else a look-up per channel.
     if table.fibre_rows is not None and len(table.fibre_rows) == len(table.link_ids):
-        fibre_row = np.asarray(table.fibre_rows, dtype=np.int64)
+        fibre_row = table.column("fibre_rows", np.int64)
     else:
         index = row_of if row_of is not None else fibres.row_of  # type: ignore[attr-defined]
         fibre_row = np.fromiter(
@@ -289,14 +289,20 @@ def _groups(table: ChannelTable, kept: ShapeGroups | None = None):
         return
     # Channels through panels: the length in Channel.length_m's order (cord, then each trunk
     # of the leg, then cord; a panel's 0.0 adds nothing), as arrays.
-    legs = np.asarray(table.legs, dtype=np.int64)
-    length = np.asarray(table.cord_a_m, dtype=np.float64) + 0
-    for column in _trunk_columns(table.leg_trunk_m):
+    # The columns' arrays as the table keeps them (shared with the last layout's where the
+    # columns are the same: a rack move changes a few cords' and legs' lengths).
+    legs = table.column("legs", np.int64)
+    length = table.column("cord_a_m", np.float64) + 0
+    columns = table.derived.get("trunk_columns")
+    if columns is None:
+        columns = table.derived["trunk_columns"] = _trunk_columns(table.leg_trunk_m)
+    for column in columns:
         length = length + column[legs]
-    length = length + np.asarray(table.cord_b_m, dtype=np.float64)
+    length = length + table.column("cord_b_m", np.float64)
     medium = medium_of[fibre_row]
-    shape = np.asarray(table.leg_shape, dtype=np.int64)[legs]
-    port = np.where(np.asarray(table.leg_cassettes)[legs], np.asarray(table.ports), 0)
+    shape = table.column("leg_shape", np.int64)[legs]
+    cassettes = table.column("leg_cassettes", np.bool_)
+    port = np.where(cassettes[legs], table.column("ports", np.int64), 0)
     keep = np.ones(len(legs), dtype=bool)
     for link_id in table.records:
         row = table.row_of.get(link_id)

@@ -37,6 +37,8 @@ class _KeptLegs:
         self.links, self.holders, self.trunks = legs.links, legs.holders, legs.trunks
         self.cassettes = legs.cassettes
         self.leg_no, _, _, self.trunk_sum, self.members = per_leg
+        # The table's leg arrays, once the checks have made them (the same dict: filled later).
+        self.derived = table.derived
         spans = [end - start for start, end, *_ in laid.paths]
         self.leg_path = np.repeat(np.arange(len(spans), dtype=np.int64), spans)
 
@@ -111,6 +113,8 @@ class ChannelLegMemo:
         # the new layout shares the unchanged ones with the last, which a re-made path copies.
         table.middles, table.leg_trunk_m = middles, leg_trunk_m
         table.leg_cassettes, table.leg_shape = kept.leg_cassettes, kept.leg_shape
+        table.derived.update(_leg_arrays(kept.derived, laid.paths, paths, leg_trunk_m))
+        kept.derived = table.derived
         table._path_shape, table._shapes = kept.path_shape, kept.shapes
         legs = layout.legs
         legs.links, legs.holders = kept.links, kept.holders
@@ -118,3 +122,24 @@ class ChannelLegMemo:
         self.remade_paths = len(paths)
         kept.middles, kept.leg_trunk_m, kept.trunk_sum = middles, leg_trunk_m, trunk_sum
         return kept.leg_no, dist_a, dist_b, trunk_sum, kept.members
+
+
+def _leg_arrays(last: dict, laid_paths: list, paths: list[int], leg_trunk_m: list) -> dict:
+    """The last table's leg arrays (see ``ChannelTable.derived``) for a table whose leg columns
+    are the last's but for the legs of ``paths``: the shapes and cassettes as they were, the
+    trunk columns with those legs' trunk lengths written in (none when a leg now has more
+    trunks than there are columns: the checks make them again)."""
+    out = {name: last[name] for name in ("leg_shape", "leg_cassettes") if name in last}
+    columns = last.get("trunk_columns")
+    if columns is None:
+        return out
+    if paths:
+        columns = [column.copy() for column in columns]
+        for p in paths:
+            start, end = laid_paths[p][0], laid_paths[p][1]
+            for s, column in enumerate(columns):
+                column[start:end] = [t[s] if len(t) > s else 0.0 for t in leg_trunk_m[start:end]]
+            if any(len(t) > len(columns) for t in leg_trunk_m[start:end]):
+                return out
+    out["trunk_columns"] = columns
+    return out

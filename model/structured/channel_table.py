@@ -43,6 +43,12 @@ class Cord(msgspec.Struct, frozen=True, gc=False):  # a Struct: see model.struct
     quantity: int = 1
 
 
+# The columns whose arrays a table keeps in ``derived`` (:meth:`ChannelTable.column`): per
+# channel row, and per leg ("trunk_columns": per trunk segment, each leg's trunk length there).
+ROW_ARRAYS = ("legs", "ports", "cord_a_m", "cord_b_m", "fibre_rows")
+LEG_ARRAYS = ("leg_shape", "leg_cassettes", "trunk_columns")
+
+
 class RowIndex:
     """The link -> row index of a layout's channel table, kept for the next layout of the
     same design (an editor's analysis): a table whose rows are the same links in the same
@@ -78,6 +84,7 @@ class ChannelTable(Mapping):
         "cord_a_m",
         "cord_b_m",
         "fibre_rows",
+        "derived",
     )
 
     def __init__(self, fibres: Mapping, records: dict[str, dict] | None = None) -> None:
@@ -101,6 +108,11 @@ class ChannelTable(Mapping):
         # Its link's row of ``fibres`` (a FibreTable's), when every row added said so, else
         # None: the channel checks then look each link up (~0.15 s at zoned XL).
         self.fibre_rows: list[int] | None = []
+        # Arrays made from the columns above by the checks (:meth:`column`), which the next
+        # layout of an editor's design shares where its columns are the same lists or patches
+        # where a few rows changed (model.structured.cords.KeptCords, channel_reuse): making
+        # them again was most of a re-measured move's checks (~50 of ~85 ms at zoned XL).
+        self.derived: dict[str, Any] = {}
 
     def add_legs(
         self,
@@ -119,6 +131,8 @@ class ChannelTable(Mapping):
         start, n = len(self.middles), len(middles)
         if not n:
             return range(start, start)
+        for name in LEG_ARRAYS:  # the leg columns grow: their arrays are made again
+            self.derived.pop(name, None)
         shape = self._path_shape.get(path)
         if shape is None:
             key = tuple(
@@ -149,6 +163,8 @@ class ChannelTable(Mapping):
         last layout's index, shared when these are the table's first rows and the same links
         (compared by identity first: the same strings); else refilled with this one."""
         start = len(self.link_ids)
+        for name in ROW_ARRAYS:  # the row columns grow: their arrays are made again
+            self.derived.pop(name, None)
         if fibre_rows is None or self.fibre_rows is None:
             self.fibre_rows = None
         else:
@@ -166,6 +182,14 @@ class ChannelTable(Mapping):
         self.ports.extend(positions)
         self.cord_a_m.extend(cord_a_m)
         self.cord_b_m.extend(cord_b_m)
+
+    def column(self, name: str, dtype) -> np.ndarray:
+        """The column ``name`` (one of :data:`ROW_ARRAYS` or :data:`LEG_ARRAYS`) as an array
+        of ``dtype``, made once per table and only read."""
+        made = self.derived.get(name)
+        if made is None:
+            made = self.derived[name] = np.asarray(getattr(self, name), dtype=dtype)
+        return made
 
     @property
     def structured(self) -> Mapping[str, int]:

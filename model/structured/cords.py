@@ -118,7 +118,10 @@ def lay_cords(
         legs = leg_of.tolist()
         table.add_rows(link_ids, legs, ports, got_a, got_b, known, row_index)
         if kept is not None and shape is not None:
-            kept.keep(shape, (parts, codes, part_no), (a_m, b_m), cords, (legs, ports, known))
+            channel_rows = (legs, ports, known)
+            kept.keep(
+                shape, (parts, codes, part_no), (a_m, b_m), cords, channel_rows, table.derived
+            )
         return
     first: dict[str, int] = {}
     repeats = [row for row, lid in enumerate(link_ids) if first.setdefault(lid, row) != row]
@@ -160,6 +163,9 @@ class KeptCords:
         self._lengths: tuple = ()  # (a_m, b_m): the cords' wanted lengths (float64)
         self._cords: tuple = ()  # link ids, part ids, a_m, b_m, ordered A, ordered B lists
         self._rows: tuple = ()  # the channel rows' legs, ports and fibre rows (or None)
+        # The last table's arrays of its row columns (ChannelTable.derived: the same dict, which
+        # the checks fill after the layout), shared or patched by the next relay.
+        self._derived: dict = {}
 
     def same_shape(self, shape: tuple) -> bool:
         """Whether ``shape`` (as :func:`lay_cords` lists it) is the kept cords' (arrays and
@@ -173,9 +179,13 @@ class KeptCords:
 
     def forget(self) -> None:
         self._shape, self._parts, self._lengths, self._cords, self._rows = None, (), (), (), ()
+        self._derived = {}
 
-    def keep(self, shape: tuple, parts: tuple, lengths: tuple, cords, rows: tuple) -> None:
+    def keep(
+        self, shape: tuple, parts: tuple, lengths: tuple, cords, rows: tuple, derived: dict
+    ) -> None:
         self._shape, self._parts, self._lengths, self._rows = shape, parts, lengths, rows
+        self._derived = derived
         self._cords = (
             cords.link_ids,
             cords.parts,
@@ -191,6 +201,7 @@ class KeptCords:
         parts, codes, part_no = self._parts
         link_ids, part_ids, was_a, was_b, got_a, got_b = self._cords
         columns: list[tuple[list, list]] = []
+        got_arrays: list[np.ndarray] = []  # per end, the ordered lengths as float64
         for wanted, was_m, was_got in ((a_m, was_a, got_a), (b_m, was_b, got_b)):
             old = self._lengths[len(columns)]
             changed = np.flatnonzero(old.view(np.int64) != wanted.view(np.int64))
@@ -205,17 +216,44 @@ class KeptCords:
                         now_m[r], now_got[r] = length, ordered
             for r in changed[codes[changed] < 0].tolist():  # no part: unorderable, as laid
                 now_m[r] = float(wanted[r])
+            got_arrays.append(_patched(self._derived.get(_ORDERED[len(columns)]), now_got, changed))
             columns.append((now_m, now_got))
         (a_list, got_a), (b_list, got_b) = columns
         self._lengths = (a_m, b_m)
         self._cords = (link_ids, part_ids, a_list, b_list, got_a, got_b)
-        _unorderable_cords(layout, link_ids, parts, a_list, b_list, got_a, got_b)
+        unknown = (np.isnan(got_arrays[0]), np.isnan(got_arrays[1]))
+        _unorderable_cords(layout, link_ids, parts, a_list, b_list, got_a, got_b, unknown)
         cords = layout.cords
         cords.link_ids, cords.parts = link_ids, part_ids
         cords.a_m, cords.b_m, cords.a_ordered, cords.b_ordered = a_list, b_list, got_a, got_b
         legs, ports, known = self._rows
         cords.fibre_rows = self._shape[0] if known is not None else None  # type: ignore[index]
         table.add_rows(link_ids, legs, ports, got_a, got_b, known, row_index)
+        # The table's row arrays: the legs, ports and fibre rows are the kept lists, the
+        # ordered lengths those patched above (as the table's lists are only when it holds
+        # these rows alone).
+        derived, last = table.derived, self._derived
+        if len(table.link_ids) == len(link_ids):
+            for name in ("legs", "ports", "fibre_rows") if known is not None else ("legs", "ports"):
+                if name in last:
+                    derived[name] = last[name]
+            derived.update(zip(_ORDERED, got_arrays, strict=True))
+        self._derived = derived
+
+
+# The channel table's columns of the cords' ordered lengths, A then B (ChannelTable.derived).
+_ORDERED = ("cord_a_m", "cord_b_m")
+
+
+def _patched(last: np.ndarray | None, now: list, changed: np.ndarray) -> np.ndarray:
+    """``now`` (a column of ordered lengths) as float64: ``last`` (its array before the rows
+    ``changed``) with those rows written in, else made from the whole list."""
+    if last is None or len(last) != len(now):
+        return np.asarray(now, dtype=np.float64)
+    out = last.copy()
+    rows = changed.tolist()
+    out[changed] = np.fromiter(map(now.__getitem__, rows), np.float64, len(rows))
+    return out
 
 
 def _cord_parts(link_ids, medium: np.ndarray, media: list[str], fibre_of, msa):
