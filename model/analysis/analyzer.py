@@ -143,6 +143,8 @@ class Analyzer(KeptFigures):
         self._scale_up: list[Finding] | None = None
         self._nic_modes = None  # (topology, NIC_MODE_UNSUPPORTED findings) of that topology
         self._optics_kept = None  # (topology, part tables, media, optics per tier)
+        self._co_packaged_kept = None  # (device figures, catalog, co-packaged devices)
+        self._facility_kept = None  # (device figures, catalog, hall, facility cost)
         self._plugs: PlugTally | None = None  # each cage's plug, kept while the cages stand
         self._trays = TrayFill()
         self._rack_power = RackPowerSums()  # (typical, max) per rack, kept while plugs stand
@@ -318,7 +320,7 @@ class Analyzer(KeptFigures):
         coll = self._collective_figures(settings, free)
         job = coll.default["all-reduce"] if coll else None
         points = coll.curves["all-reduce"] if coll else []
-        power, power_max, cost = power_and_cost(design, dev, phys, trays)
+        power, power_max, cost = power_and_cost(design, dev, phys, trays, self._facility_cost())
         return Report(
             gpus=total_gpus,
             servers=len(servers),
@@ -369,7 +371,12 @@ class Analyzer(KeptFigures):
             reliability=forecast(design, topo, phys, hall=self._hall(topo)),
             power_feeds=power_feed_use(design, mx),
             optics=optics_figures(
-                design, self.plant, phys, total_gpus, self._optics_by_tier(design, topo)
+                design,
+                self.plant,
+                phys,
+                total_gpus,
+                self._optics_by_tier(design, topo),
+                self._co_packaged(),
             ),
             cooling=cooling_use(design, mx),
             floor_load=floor_load(design),
