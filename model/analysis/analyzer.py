@@ -156,6 +156,7 @@ class Analyzer(KeptFigures):
         self.given_plant_free = None  # analyze()'s caller's: () -> PlantFreeFigures, if any
         self._free: PlantFreeFigures | None = None  # given_plant_free's, for this report only
         self._plant_rows: np.ndarray | None = None
+        self._rows_in_order = False  # _plant_rows is every plant row in order (an arange)
         self._rows_generation: tuple = (None, None)  # plant route_generation, link_ids read at
         self._links_by_tier: dict[str, int] = {}
         self._switches_by_tier: dict[str, int] = {}  # of the topology, in tier order
@@ -313,7 +314,7 @@ class Analyzer(KeptFigures):
         if self._bisection is None:
             # The graph's cuts are kept per topology; a move re-evaluates only the floor's halves.
             self._bisection = free.bisection if free else min_cut.bisection(design)
-        media = link_media(topo, self.plant, self._plant_rows)
+        media = link_media(topo, self.plant, self._plant_rows, self._rows_in_order)
         settings = design.settings
         servers = np.flatnonzero(topo.is_gpu_server)
         total_gpus = int(topo.gpus.sum())
@@ -493,7 +494,8 @@ class Analyzer(KeptFigures):
         ):
             return
         self._rows_generation = now
-        if list(self.plant.link_ids) == topo.link_ids:
+        self._rows_in_order = in_order = list(self.plant.link_ids) == topo.link_ids
+        if in_order:
             rows = np.arange(len(topo.link_ids), dtype=np.int64)
         else:
             index = self.plant.index

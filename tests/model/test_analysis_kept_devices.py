@@ -4,6 +4,7 @@ redone after every edit that changes what they read, and equal a from-scratch an
 from __future__ import annotations
 
 import msgspec
+import numpy as np
 
 from model.analysis import Analyzer, analyze
 from model.design.entities import Cdu, Cooling
@@ -70,3 +71,23 @@ def test_co_packaged_optics_follow_the_switches_and_their_links():
     _same(analyzer, design, "optics", "cost_usd", "power_w")
     after = analyzer.report().to_json()["optics"]
     assert "leaf" not in after["by_tier"] or not after["by_tier"]["leaf"]["laser_sources"]
+
+
+def test_link_media_read_in_row_order_equals_the_gathered_count():
+    """The analyzer's plant rows in order (every row, an arange): the columns read as they
+    are give the very figures of the gathered read."""
+    from model.analysis.link_media import link_media
+    from model.analysis.topology import infer_topology
+
+    design = nvl72(racks=2)
+    plant = RoutedLinks(design)
+    plant.refresh()
+    topo = infer_topology(design)
+    assert list(plant.link_ids) == topo.link_ids
+    rows = np.arange(len(topo.link_ids), dtype=np.int64)
+    fast, gathered = link_media(topo, plant, rows, in_order=True), link_media(topo, plant)
+    assert fast.length_total_m > 0
+    for name in ("by_kind", "by_medium", "no_medium", "length_total_m", "length_max_m"):
+        assert getattr(fast, name) == getattr(gathered, name), name
+    assert fast.ordered_total_m == gathered.ordered_total_m
+    assert np.array_equal(fast.kind_of_link, gathered.kind_of_link)
