@@ -82,6 +82,9 @@ class InspectorPanel(HallForms, StructuredForms, QWidget):
         layout.addWidget(self.error)
         layout.addWidget(scroll)
         self.fields: dict[str, QWidget] = {}
+        # The tray form on show: (its trays but their corners, the hall, the catalog, the
+        # length line); None while another form is (HallForms._tray_corners_only).
+        self._tray_shown: tuple | None = None
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
@@ -139,10 +142,11 @@ class InspectorPanel(HallForms, StructuredForms, QWidget):
         while self.form.rowCount():
             self.form.removeRow(0)
         self.fields = {}
+        self._tray_shown = None
 
     def rebuild(self) -> None:
-        self._clear()
         if self.scene is None:
+            self._clear()
             return
         design = self.scene.design
         ids = self.scene.selected_ids()
@@ -150,6 +154,9 @@ class InspectorPanel(HallForms, StructuredForms, QWidget):
         devices = [design.devices[i] for i in ids if i in design.devices]
         links = [design.links[i] for i in ids if i in design.links]
         trays = [design.trays[i] for i in ids if i in design.trays]
+        if trays and not (racks or devices or links) and self._tray_corners_only(trays):
+            return  # a corner dragged: its length line set anew, the form kept
+        self._clear()
         trunks = [i for i in ids if i in self.scene.trunk_layer.items]  # a selected trunk has one
         obstacles = [i for i in ids if i in self.scene.obstacles]
         if racks:
@@ -219,12 +226,13 @@ class InspectorPanel(HallForms, StructuredForms, QWidget):
         self.form.addRow(label, widget)
         return widget
 
-    def _info(self, label: str, text: str) -> None:
+    def _info(self, label: str, text: str) -> QLabel:
         value = QLabel(text)
         plain_labels(value)
         value.setWordWrap(True)
         value.setTextInteractionFlags(Qt.TextSelectableByMouse)
         self.form.addRow(label, value)
+        return value
 
     def _text(self, key: str, label: str, values: list[str], apply) -> QLineEdit:
         edit = QLineEdit()

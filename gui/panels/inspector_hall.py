@@ -21,6 +21,17 @@ from model.structured.layout import CABLING_STYLES
 CUSTOM = "\0custom"  # the product row's entry for a width and depth no product has
 
 
+def _length_text(tray) -> str:
+    """The tray form's length line."""
+    pts = tray.points
+    return f"{polyline_length_m(pts):.2f} m, {len(pts)} corners"
+
+
+def _without_corners(trays) -> tuple:
+    """The trays' records but their corners: what the tray form shows besides the length."""
+    return tuple(msgspec.structs.replace(t, points=[]) for t in trays)
+
+
 class HallForms:
     def _tray_form(self, trays) -> None:
         design = self.scene.design
@@ -65,9 +76,25 @@ class HallForms:
             suffix=" m",
             step=0.1,
         )
-        if len(trays) == 1:
-            pts = trays[0].points
-            self._info("Length", f"{polyline_length_m(pts):.2f} m, {len(pts)} corners")
+        length = self._info("Length", _length_text(trays[0])) if len(trays) == 1 else None
+        self._tray_shown = (_without_corners(trays), design.hall, design.catalog, length)
+
+    def _tray_corners_only(self, trays) -> bool:
+        """True when the tray form on show is of ``trays`` as they are but for their corners
+        (a corner dragged, an undo of one): its length line is then set anew, the rest kept.
+        Every edit made the form again (~3 ms of Python and a Qt layout at each drop of a
+        corner, on the GUI thread before the analysis job could take its snapshot)."""
+        shown, design = self._tray_shown, self.scene.design
+        if (
+            shown is None
+            or shown[1] is not design.hall  # the default elevation
+            or shown[2] is not design.catalog  # the tray products
+            or shown[0] != _without_corners(trays)
+        ):
+            return False
+        if shown[3] is not None:
+            shown[3].setText(_length_text(trays[0]))
+        return True
 
     def _product_row(self, trays) -> None:
         """The catalog tray product of the trays' cross-section; choosing one sets width and

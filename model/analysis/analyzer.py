@@ -143,6 +143,8 @@ class Analyzer(KeptFigures):
         self._scale_up: list[Finding] | None = None
         self._nic_modes = None  # (topology, NIC_MODE_UNSUPPORTED findings) of that topology
         self._optics_kept = None  # (topology, part tables, media, optics per tier)
+        self._co_packaged_kept = None  # (device figures, catalog, co-packaged devices)
+        self._facility_kept = None  # (device figures, catalog, hall, facility cost)
         self._plugs: PlugTally | None = None  # each cage's plug, kept while the cages stand
         self._trays = TrayFill()
         self._rack_power = RackPowerSums()  # (typical, max) per rack, kept while plugs stand
@@ -154,6 +156,7 @@ class Analyzer(KeptFigures):
         self.given_plant_free = None  # analyze()'s caller's: () -> PlantFreeFigures, if any
         self._free: PlantFreeFigures | None = None  # given_plant_free's, for this report only
         self._plant_rows: np.ndarray | None = None
+        self._rows_in_order = False  # _plant_rows is every plant row in order (an arange)
         self._rows_generation: tuple = (None, None)  # plant route_generation, link_ids read at
         self._links_by_tier: dict[str, int] = {}
         self._switches_by_tier: dict[str, int] = {}  # of the topology, in tier order
@@ -311,14 +314,14 @@ class Analyzer(KeptFigures):
         if self._bisection is None:
             # The graph's cuts are kept per topology; a move re-evaluates only the floor's halves.
             self._bisection = free.bisection if free else min_cut.bisection(design)
-        media = link_media(topo, self.plant, self._plant_rows)
+        media = link_media(topo, self.plant, self._plant_rows, self._rows_in_order)
         settings = design.settings
         servers = np.flatnonzero(topo.is_gpu_server)
         total_gpus = int(topo.gpus.sum())
         coll = self._collective_figures(settings, free)
         job = coll.default["all-reduce"] if coll else None
         points = coll.curves["all-reduce"] if coll else []
-        power, power_max, cost = power_and_cost(design, dev, phys, trays)
+        power, power_max, cost = power_and_cost(design, dev, phys, trays, self._facility_cost())
         return Report(
             gpus=total_gpus,
             servers=len(servers),
@@ -369,7 +372,12 @@ class Analyzer(KeptFigures):
             reliability=forecast(design, topo, phys, hall=self._hall(topo)),
             power_feeds=power_feed_use(design, mx),
             optics=optics_figures(
-                design, self.plant, phys, total_gpus, self._optics_by_tier(design, topo)
+                design,
+                self.plant,
+                phys,
+                total_gpus,
+                self._optics_by_tier(design, topo),
+                self._co_packaged(),
             ),
             cooling=cooling_use(design, mx),
             floor_load=floor_load(design),
@@ -486,7 +494,8 @@ class Analyzer(KeptFigures):
         ):
             return
         self._rows_generation = now
-        if list(self.plant.link_ids) == topo.link_ids:
+        self._rows_in_order = in_order = list(self.plant.link_ids) == topo.link_ids
+        if in_order:
             rows = np.arange(len(topo.link_ids), dtype=np.int64)
         else:
             index = self.plant.index

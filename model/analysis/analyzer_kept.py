@@ -16,11 +16,12 @@ from model.analysis.devices import DeviceFigures, switches_off_the_tiers
 from model.analysis.fabrics import fabric_shapes
 from model.analysis.min_cut import cut_json
 from model.analysis.nic_modes import nic_mode_findings
-from model.analysis.optics import optics_by_tier
+from model.analysis.optics import co_packaged_devices, optics_by_tier
 from model.analysis.optics_plugs import PlugTally, kept_tally
 from model.analysis.plant_free_stages import PlantFreeStages
 from model.analysis.reliability import hall_counts
 from model.design.design import Design
+from model.facility.parts import facility_cost
 
 
 class KeptFigures:
@@ -40,6 +41,9 @@ class KeptFigures:
     _ratios: Any  # (topology, bandwidth, each switch's oversubscription by id)
     _fabric_rows: Any  # (topology, plant rows, rows, fabric code per plant row)
     _plant_rows: np.ndarray | None  # the plant row of each topology link
+    _dev: DeviceFigures | None  # the device figures: a new object after any device or rack edit
+    _co_packaged_kept: Any  # (device figures, catalog, co-packaged devices)
+    _facility_kept: Any  # (device figures, catalog, hall, facility cost)
 
     def _optics_by_tier(self, design, topo):
         """model.analysis.optics.optics_by_tier, kept while the topology, the plant's part
@@ -62,9 +66,41 @@ class KeptFigures:
             return kept[3]
         if self._subscription is not None or self._explicit:  # edits follow: kept plug tally
             self._plugs = kept_tally(self._plugs, plant)  # a tray edit: the changed media's cages
-        tiers = optics_by_tier(design, plant, tally=self._plugs)
+        tiers = optics_by_tier(design, plant, tally=self._plugs, co_packaged=self._co_packaged())
         self._optics_kept = (topo, parts, medium.copy(), tiers)
         return tiers
+
+    def _co_packaged(self) -> list:
+        """``co_packaged_devices`` of the design, kept while the device figures and the
+        catalog stand: the analyzer makes new device figures after every edit of a device or
+        a rack (the records the list is of), and a tray edit changes neither (a pass over the
+        XL hall's 21k devices, ~3.5 ms of each report, twice: the tiers and their strategy)."""
+        design, dev = self.design, self._dev
+        kept = self._co_packaged_kept
+        if dev is None:  # no device stage yet: nothing to key on
+            return co_packaged_devices(design)
+        if kept is None or kept[0] is not dev or kept[1] is not design.catalog:
+            kept = self._co_packaged_kept = (dev, design.catalog, co_packaged_devices(design))
+        return kept[2]
+
+    def _facility_cost(self) -> dict[str, float]:
+        """``facility_cost`` of the design, kept while the device figures (new after every
+        device or rack edit: the PDUs, rack types and cooling paths it reads are the racks'),
+        the catalog and the hall record (its cooling units; replaced when edited) stand: a
+        tray edit changes none of them (~2.9 ms of each XL report). A copy: reports own their
+        dicts."""
+        design, dev = self.design, self._dev
+        if dev is None:
+            return facility_cost(design)
+        kept = self._facility_kept
+        if (
+            kept is None
+            or kept[0] is not dev
+            or kept[1] is not design.catalog
+            or kept[2] is not design.hall
+        ):
+            kept = self._facility_kept = (dev, design.catalog, design.hall, facility_cost(design))
+        return dict(kept[3])
 
     def _keep_given(self, topo, stages: PlantFreeStages) -> None:
         """Keep the figures of ``stages`` (computed apart for the design as it is now, with the

@@ -42,25 +42,39 @@ def _empty_tier() -> dict:
     } | {k: 0.0 for k in _FIGURES}
 
 
-def tier_strategy(design) -> dict[str, str]:
-    """The optics strategy of each switch tier: the setting, or "co-packaged" where the
-    tier's switches are co-packaged types (their ports have no modules whatever it says)."""
+def co_packaged_devices(design) -> list:
+    """The devices whose type has external laser sources (co-packaged switches), in the
+    design's order: what the laser-source figures walk, instead of every device (a pass over
+    the 21k devices of the XL hall, which has none, was ~3.5 ms of each report); a caller may
+    keep the list while the devices and the catalog stand."""
     types = design.catalog.device_types
+    return [d for d in design.devices.values() if types[d.type].laser_sources]
+
+
+def tier_strategy(design, co_packaged: list | None = None) -> dict[str, str]:
+    """The optics strategy of each switch tier: the setting, or "co-packaged" where the
+    tier's switches are co-packaged types (their ports have no modules whatever it says).
+    ``co_packaged``: :func:`co_packaged_devices` of ``design``, when the caller kept it."""
     out = {t: design.settings.optics_strategy.get(t, "pluggable") for t in TIERS[1:]}
-    for device in design.devices.values():
-        if device.role in out and types[device.type].laser_sources:
+    for device in co_packaged_devices(design) if co_packaged is None else co_packaged:
+        if device.role in out:
             out[device.role] = "co-packaged"
     return out
 
 
 def optics_by_tier(
-    design, plant, ends: CageEnds | None = None, tally: PlugTally | None = None
+    design,
+    plant,
+    ends: CageEnds | None = None,
+    tally: PlugTally | None = None,
+    co_packaged: list | None = None,
 ) -> dict[str, dict]:
     """Per tier (device role): module counts by optics kind, co-packaged ports, laser sources,
     and their watts (typical, max), lasers and price. ``ends``: the plant's cage ends sorted
     once and kept by the caller (:class:`~model.analysis.optics_plugs.CageEnds`); ``tally``:
     the plugs counted before, kept by the caller and following the plant's cages
-    (:class:`~model.analysis.optics_plugs.PlugTally`), updated for the media changed since."""
+    (:class:`~model.analysis.optics_plugs.PlugTally`), updated for the media changed since;
+    ``co_packaged``: :func:`co_packaged_devices` of ``design``, when the caller kept it."""
     out: dict[str, dict] = defaultdict(_empty_tier)
     if plant is not None and len(plant.link_ids):
         view = cage_view(plant)
@@ -70,10 +84,8 @@ def optics_by_tier(
             codes, counts = plug_counts(view, plant.medium_index, ends)
         _add_plugs(out, view, codes, counts, _role_rows(design, view, tally))
     catalog = design.catalog
-    for device in design.devices.values():
+    for device in co_packaged_devices(design) if co_packaged is None else co_packaged:
         dtype = catalog.device_types[device.type]
-        if not dtype.laser_sources:
-            continue
         source = catalog.laser_source_parts[dtype.laser_source]
         lit = lit_sources(design, device)
         tier = out[device.role]
@@ -156,9 +168,12 @@ def _add_plugs(
             tier[key] += float(np.cumsum(values)[-1])
 
 
-def optics_figures(design, plant, phys, gpus: int, tiers: dict | None = None) -> dict:
+def optics_figures(
+    design, plant, phys, gpus: int, tiers: dict | None = None, co_packaged: list | None = None
+) -> dict:
     """The ``optics`` section of ``analyze --json``: per tier, totals, fibres and per GPU;
-    ``tiers`` the :func:`optics_by_tier` of ``plant`` when the caller kept it."""
+    ``tiers`` the :func:`optics_by_tier` of ``plant`` and ``co_packaged`` the
+    :func:`co_packaged_devices` of ``design`` when the caller kept them."""
     if tiers is None:
         tiers = optics_by_tier(design, plant)
     total = _empty_tier()
@@ -173,7 +188,7 @@ def optics_figures(design, plant, phys, gpus: int, tiers: dict | None = None) ->
     cost = total["price_usd"] + fibre_usd
     per = 1 / gpus if gpus else 0.0
     return {
-        "strategy": tier_strategy(design),
+        "strategy": tier_strategy(design, co_packaged),
         "by_tier": {name: _rounded(t) for name, t in tiers.items()},
         "total": _rounded(total) | {"fibres": fibre_qty, "fibre_price_usd": round(fibre_usd, 2)},
         "cost_usd": round(cost, 2),

@@ -24,11 +24,11 @@ def plant_sum(phys, category: str, attr: str) -> float:
 
 
 def power_and_cost(
-    design: Design, dev: DeviceFigures, phys, trays
+    design: Design, dev: DeviceFigures, phys, trays, facility: dict[str, float] | None = None
 ) -> tuple[dict[str, float], dict[str, float], dict[str, float]]:
     """Typical power (W), maximum power (W) and cost (USD) per line, each with its ``total``
     first; the co-packaged optics lines only where a design has them (the other designs'
-    figures keep their keys)."""
+    figures keep their keys). ``facility``: ``facility_cost(design)`` when the caller kept it."""
     power = {
         "total": 0.0,
         "servers": dev.servers_w,
@@ -59,7 +59,9 @@ def power_and_cost(
         "other_devices": dev.other_usd,
     }
     cost |= cpo_cost
-    cost |= facility_cost(design)  # the facility's lines (Power and cooling; rack PDUs under PDUs)
+    cost |= (
+        facility_cost(design) if facility is None else facility
+    )  # the facility's lines (Power and cooling; rack PDUs under PDUs)
     for lines in (power, power_max, cost):
         lines["total"] = sum(v for k, v in lines.items() if k != "total")
     return power, power_max, cost
