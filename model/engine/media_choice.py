@@ -24,6 +24,7 @@ from model.engine.media_words import explain
 from model.engine.patch_points import (
     ChannelPieces,
     channel_pieces,
+    links_via_devices,
     rack_patch_points,
     via_patch_points,
 )
@@ -336,6 +337,14 @@ class PlantMedia(EngineState):
             if k < len(rows) and rows[k] == r:
                 out[k] = count
         return out
+
+    def _rows_via_devices(self, device_ids: set[str]) -> np.ndarray:
+        """Rows of the links routed by hand via any of ``device_ids``
+        (:func:`~model.engine.patch_points.links_via_devices`): a panel edit changes their
+        patch points without touching them, so their media are chosen again (sorted rows)."""
+        index = self.index
+        rows = [index[i] for i in links_via_devices(self.design, device_ids) if i in index]
+        return np.array(sorted(rows), dtype=np.int64)
 
     def _fits(self, class_a: int, class_b: int, medium: int) -> bool:
         """Whether ``medium`` carries links between these port classes (whatever the policy)."""
