@@ -330,6 +330,10 @@ class PlantMedia(EngineState):
             return None
         rack_a, rack_b = self.drop_a[rows] // 2, self.drop_b[rows] // 2
         out = rack_patch_points(design, self._rack_row, rack_a, rack_b)
+        if len(rows) < len(via):
+            # An edit's few rows: only their own hand-routed links counted (at L-zoned with
+            # 5k such links, counting all of them was ~0.02 s of a panel edit's ~0.025 s).
+            via = via.intersection(map(self.link_ids.__getitem__, rows.tolist()))
         # Rows are sorted (whole components in row order): a hand-routed link found by bisection.
         for link_id, count in via_patch_points(design, via).items():
             r = self.index.get(link_id)
