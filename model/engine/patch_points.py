@@ -282,6 +282,19 @@ def via_patch_points(design, link_ids) -> dict[str, int]:
     return out
 
 
+def links_via_devices(design, device_ids) -> set[str]:
+    """Links routed by hand (``Link.via``) through any of ``device_ids``. Their patch points
+    (:func:`via_patch_points`) count those devices while they exist as panels, so a device
+    added, removed or given another type (a panel an LC enclosure no longer is) changes those
+    links' channels, hence media, though the links themselves were not edited."""
+    via = design.links_via_panels()
+    edited = set(device_ids)
+    if not via or not edited:
+        return set()
+    links = design.links
+    return {link_id for link_id in via if not edited.isdisjoint(links[link_id].via)}
+
+
 TRUNK_SERVICE_LOOP_M = 2.0  # LEVIATHAN: 2-3 m service loop per fibre trunk run (the low end)
 
 

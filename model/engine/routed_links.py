@@ -28,7 +28,7 @@ from model.catalog.components import MediaType
 from model.common.arrays import same_rows, unique_sorted
 from model.common.findings import Finding
 from model.design.bulk_load import LoadedLinkCodes, loaded_link_codes
-from model.design.changes import TRAY_KINDS, Change, ChangeKind
+from model.design.changes import DEVICE_KINDS, TRAY_KINDS, Change, ChangeKind
 from model.design.design import Design
 from model.engine.cages import CAGE_STRIDE, PartTables
 from model.engine.geometry import FACE_FRONT, FACE_REAR, drop_points
@@ -171,7 +171,9 @@ class RoutedLinks(PlantRouting, PlantMedia, PlantPortTables):
         retable: set[str] = set()
         added: list[str] = []
         removed: set[str] = set()
+        devices: set[str] = set()  # devices added, moved, changed or removed (panels of vias)
         for change in pending:
+            devices.update(change.ids(*DEVICE_KINDS))
             touched_racks.update(change.ids(ChangeKind.RACKS_CHANGED, ChangeKind.RACKS_ADDED))
             moved_racks.update(change.ids(ChangeKind.RACKS_MOVED))
             for device_id in change.ids(
@@ -222,6 +224,8 @@ class RoutedLinks(PlantRouting, PlantMedia, PlantPortTables):
         # A deferred move's hubs are compared when its media are chosen (finish_media): the
         # optimiser undoes most moves before (move_undo), and hubs cost ~14 ms at zoned XL.
         rehubbed = np.zeros(0, dtype=np.int64) if defer else self._rows_of_new_media_inputs()
+        if devices:  # a via's panel retyped, added, moved or removed: its links' channels change
+            rehubbed = unique_sorted(np.concatenate([rehubbed, self._rows_via_devices(devices)]))
         if len(rehubbed):
             self.last_moves = None  # a move's checkpoint (move_undo) holds its racks' rows only
         if not rows and not len(more) and not len(rehubbed):
