@@ -36,6 +36,7 @@ from model.engine.tray_attach import (
     nearest_figures,
     plan_points,
 )
+from model.engine.tray_joins import canonical_pairs, closest_points
 from model.engine.tray_rows import RowCarry, all_pairs_rows
 from model.engine.tray_search import Preds, dijkstra, distance_row, merge_legs, walk_path
 from model.engine.tray_sweeps import MIN_SWEPT_SOURCES, swept_rows
@@ -123,23 +124,24 @@ class TrayGraph:
         self._tree = shapely.STRtree(self._lines)
 
     def _find_joins(self, tol: float) -> list[tuple[int, float, int, float, float]]:
-        """(tray i, s on i, tray j, s on j, join length incl. elevation step) for each join."""
+        """(tray i, s on i, tray j, s on j, join length incl. elevation step) for each join,
+        whatever the trays' order (:mod:`model.engine.tray_joins`)."""
         if len(self._lines) < 2:
             return []
         left, right = self._tree.query(self._lines, predicate="dwithin", distance=max(tol, 1e-9))
         keep = left < right
         tr = self.seg_tray
-        adjacent = (tr[left] == tr[right]) & (np.abs(left - right) == 1)
-        keep &= ~adjacent
+        keep &= ~((tr[left] == tr[right]) & (np.abs(left - right) == 1))  # a tray's own bends
         under = np.array([t.under_floor for t in self.trays], dtype=bool)
         keep &= under[tr[left]] == under[tr[right]]
         left, right = left[keep], right[keep]
         if not len(left):
             return []
-        gaps = shapely.shortest_line(self._lines[left], self._lines[right])
-        coords = shapely.get_coordinates(gaps).reshape(-1, 2, 2)
-        sa = self._position(left, coords[:, 0])
-        sb = self._position(right, coords[:, 1])
+        first, second, swapped = canonical_pairs(self.seg_tray, self.tray_ids, left, right)
+        pair, coords = closest_points(self._lines, self.seg_a, self.seg_b, first, second)
+        coords[swapped[pair]] = coords[swapped[pair], ::-1]  # (on left, on right) again
+        left, right = left[pair], right[pair]
+        sa, sb = self._position(left, coords[:, 0]), self._position(right, coords[:, 1])
         plan = np.hypot(*(coords[:, 1] - coords[:, 0]).T)
         step = np.abs(self.elevations[tr[left]] - self.elevations[tr[right]])
         return list(
