@@ -19,12 +19,17 @@ def _rebuilt(inspector) -> None:
     QApplication.processEvents()
 
 
-def test_moving_a_corner_updates_the_length_and_keeps_the_form(window):
+def _tray_shown(window):
+    """The first tray selected and its form built: (design, inspector, tray, its width field)."""
     design, inspector = window.document.design, window.inspector
     tray = next(iter(design.trays.values()))
     window.scene.select_ids([tray.id])
     _rebuilt(inspector)
-    width = inspector.fields["width"]
+    return design, inspector, tray, inspector.fields["width"]
+
+
+def test_moving_a_corner_updates_the_length_and_keeps_the_form(window):
+    design, inspector, tray, width = _tray_shown(window)
     (x, y), *rest = tray.points
     moved = [(x - 1.5, y), *rest]
     design.set_tray_points(tray.id, moved)
@@ -35,11 +40,7 @@ def test_moving_a_corner_updates_the_length_and_keeps_the_form(window):
 
 
 def test_another_edit_of_the_tray_makes_the_form_again(window):
-    design, inspector = window.document.design, window.inspector
-    tray = next(iter(design.trays.values()))
-    window.scene.select_ids([tray.id])
-    _rebuilt(inspector)
-    width = inspector.fields["width"]
+    design, inspector, tray, width = _tray_shown(window)
     design.update_trays([msgspec.structs.replace(tray, name="Spine run", width_m=0.3)])
     _rebuilt(inspector)
     assert inspector.fields["width"] is not width
