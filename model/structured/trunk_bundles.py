@@ -37,13 +37,16 @@ def bundle_trunks(
     route_of: dict,
     slack_pct: float,
     recorded: dict | None = None,
+    for_channels: bool = True,
 ) -> TrunkBundling | None:
     """The legs of each panel pair of ``laid.segments`` (a
     :class:`~model.structured.legs.LegLayer`) bundled into trunks (``layout.trunks``, in the
     pairs' order), each leg told its trunks (``laid.trunks``); ``recorded``: per link, its
     pieces' recorded lengths (a trunk takes its links' record). Returns how the legs were
-    bundled (None: no trunk), which :mod:`model.structured.trunk_reuse` keeps."""
-    slots = laid.trunk_slots()
+    bundled (None: no trunk), which :mod:`model.structured.trunk_reuse` keeps.
+    ``for_channels`` False: the trunks alone, no trunk element made nor any leg told its
+    trunks (a trunks-only layout makes no channel: ~60 ms of a zoned XL picture)."""
+    slots = laid.trunk_slots() if for_channels else None
     cut = _cut(catalog, laid)
     if not cut.parts:
         return None
@@ -100,11 +103,13 @@ def bundle_trunks(
     # One element per trunk and polarity, shared by the channels of its legs (as panels
     # are): the first trunk of a channel is Type B, any further one Type A; its length the
     # orderable one, else its own.
-    got = list(ordered)
-    for k in unorderable:
-        got[k] = lengths_m[k]
-    elements = _elements(ids, part_ids, got, trunk_of, seg_nos)
-    slots[seg_legs, seg_nos] = elements[trunk_of + n * (seg_nos > 0)]
+    elements = np.empty(0, dtype=object)
+    if slots is not None:
+        got = list(ordered)
+        for k in unorderable:
+            got[k] = lengths_m[k]
+        elements = _elements(ids, part_ids, got, trunk_of, seg_nos)
+        slots[seg_legs, seg_nos] = elements[trunk_of + n * (seg_nos > 0)]
     return TrunkBundling(
         seg_legs, seg_nos, seg_m, starts, trunk_of, cut, lengths_m, ordered, trunks, elements
     )
