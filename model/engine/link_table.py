@@ -64,6 +64,18 @@ OUTPUT_COLUMNS = {
 }
 
 
+def own_output_columns(columns: dict[str, Any]) -> None:
+    """Give a plant (its ``__dict__``) a writable array of its own for every output column it
+    holds read-only, before it writes them: after a tray drop the live plant holds the
+    re-routed copy's columns, which the analysis of that copy reads too
+    (:func:`model.engine.retray_copy.adopt`: taken, not copied back, ~5 ms of the GUI thread
+    per XL drop). Copied on the first write, not at every drop."""
+    for name in OUTPUT_COLUMNS:
+        array = columns.get(name)
+        if type(array) is np.ndarray and not array.flags.writeable:
+            columns[name] = array.copy()
+
+
 class LinkTable:
     """What a RoutedLinks holds, one row per link in the order of ``link_ids``. Declarations
     only: the values are set by :class:`~model.engine.routed_links.RoutedLinks`."""

@@ -12,9 +12,10 @@ edit to its analysis worker:
    (the same ``refresh`` as on the GUI thread, so the same lengths, media and route names);
 3. back on the GUI thread, :func:`adopt`: the live plant takes the copy's state when its
    unapplied edits still begin with those the copy applied (nothing refreshed it meanwhile),
-   not a re-route: the copy's arrays' values into its own arrays (the analysis reads the
-   copy's, :func:`frozen`), its other attributes by reference; edits that came after stay
-   pending.
+   not a re-route: the copy's re-routed columns as they are (read-only, shared with the
+   analysis of the copy, :func:`frozen`; the live plant copies one before it writes it), its
+   other arrays' values into its own arrays, its other attributes by reference; edits that
+   came after stay pending.
 
 Where the plant must be current at once, :func:`refresh_in_steps` applies its edits in runs of
 tray edits and of other edits, each as a refresh after it would have (a rack moved while a tray
@@ -30,7 +31,7 @@ import numpy as np
 
 from model.design.changes import TRAY_KINDS, Change
 from model.design.design import Design
-from model.engine.link_table import INPUT_COLUMNS
+from model.engine.link_table import INPUT_COLUMNS, OUTPUT_COLUMNS
 from model.engine.routed_links import RoutedLinks
 from model.engine.snapshot import freeze_plant
 
@@ -114,6 +115,13 @@ def adopt(live: RoutedLinks, worked: RoutedLinks, applied: tuple[Change, ...]) -
     held = live.__dict__
     for name, value in worked.__dict__.items():
         if name in _OWN or name in _KEPT:
+            continue
+        if name in OUTPUT_COLUMNS and type(value) is np.ndarray and not value.flags.writeable:
+            # The re-routed columns, read-only (frozen), perhaps the analysis's too: taken as
+            # they are (their values copied into the live plant's arrays were ~5 ms of the GUI
+            # thread per XL drop); the live plant copies one before it writes it
+            # (own_output_columns), and the next snapshot copies them for its worker as before.
+            held[name] = value
             continue
         if type(value) is np.ndarray:  # perhaps the analysis's too (frozen): values copied
             mine = held.get(name)

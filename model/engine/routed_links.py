@@ -41,7 +41,7 @@ from model.engine.link_status import (  # re-exported: callers read the flags fr
     SAME_RACK,
     UNREACHED_RACK,
 )
-from model.engine.link_table import INPUT_COLUMNS, OUTPUT_COLUMNS
+from model.engine.link_table import INPUT_COLUMNS, OUTPUT_COLUMNS, own_output_columns
 from model.engine.media import PortClass
 from model.engine.media_choice import PlantMedia
 from model.engine.patch_points import media_inputs_by_rack
@@ -150,6 +150,7 @@ class RoutedLinks(PlantRouting, PlantMedia, PlantPortTables):
         pending, self._pending[:] = list(self._pending), []
         if not pending:
             return changed
+        own_output_columns(self.__dict__)  # an adopted re-route's, shared with its analysis
         self.applied_edits += 1
         moves_only = not any(c.touches(_NOT_MOVES) for c in pending)  # move_undo reads it
         self.last_moves = (

@@ -363,9 +363,12 @@ def _copy_container(value, buffers: _Buffers | None = None, earlier=None, share_
     the same attribute of the previous snapshot, which an array equal to it may share
     (``share_first``: see :meth:`_Buffers.copy`)."""
     if isinstance(value, np.ndarray):
-        if not value.flags.writeable and value.base is None:
-            # Already a snapshot's own array (a re-routed copy reads its inputs there: see
-            # model.engine.retray_copy), never written again while anything holds it: shared.
+        if not value.flags.writeable and value.base is None and share_first:
+            # Already a snapshot's own array (a re-routed copy reads its inputs there, and the
+            # live plant its adopted output columns: see model.engine.retray_copy), never
+            # written again while anything holds it: shared. Not a column the worker is to
+            # rewrite: that one is copied into a free array as any other (it would else be
+            # copied on the worker, into fresh pages).
             return value
         copied = buffers.copy(value, earlier, share_first) if buffers is not None else value.copy()
         copied.flags.writeable = False  # immutable: a write on the worker raises, not tears
