@@ -458,6 +458,8 @@ class _Buffers:
 def _same_bits(earlier, value: np.ndarray) -> bool:
     """Whether ``earlier`` is a read-only (snapshot) array of numbers with ``value``'s shape,
     type and bits (NaN equal to the same NaN)."""
+    if earlier is value:  # the live plant's adopted column (retray_copy.adopt): not read again
+        return not value.flags.writeable and value.dtype.kind in "biuf"
     return (
         isinstance(earlier, np.ndarray)
         and not earlier.flags.writeable
