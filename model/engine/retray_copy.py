@@ -31,7 +31,7 @@ import numpy as np
 
 from model.design.changes import TRAY_KINDS, Change
 from model.design.design import Design
-from model.engine.link_table import INPUT_COLUMNS, OUTPUT_COLUMNS
+from model.engine.link_table import INPUT_COLUMNS, OUTPUT_COLUMNS, ROUTED_WHOLE_COLUMNS
 from model.engine.routed_links import RoutedLinks
 from model.engine.snapshot import freeze_plant
 
@@ -83,7 +83,8 @@ def retray(snap: RoutedLinks) -> tuple[RoutedLinks, AbstractSet[str]]:
     for the 190k links a corner drag re-routes, which the analysis and the plan never read)."""
     work = RoutedLinks.__new__(RoutedLinks)
     for name, value in snap.__dict__.items():
-        setattr(work, name, value if name in _KEPT else _thawed(value))
+        shared = name in _KEPT or name in ROUTED_WHOLE_COLUMNS  # read-only, copied if written
+        setattr(work, name, value if shared else _thawed(value))
     work._pending = list(snap._pending)
     changed = work.refresh(lazy_ids=True)
     work.route_keys()  # named here, off the GUI thread (a tray edit names every route again)

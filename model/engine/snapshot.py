@@ -41,7 +41,7 @@ from model.design.changes import (
     ChangeNotifier,
 )
 from model.design.design import Design
-from model.engine.link_table import INPUT_COLUMNS, OUTPUT_COLUMNS
+from model.engine.link_table import INPUT_COLUMNS, OUTPUT_COLUMNS, ROUTED_WHOLE_COLUMNS
 from model.engine.routed_links import RoutedLinks
 
 # The design's large containers and the change kinds that can alter them; a snapshot reuses
@@ -327,9 +327,11 @@ def freeze_plant(
             )
             before = None
         # A tray-pending snapshot's output columns are the worker's to re-route: copied into a
-        # free array where one is (handed over writeable, _hand_over) before shared.
-        copied = _copy_container(value, buffers, before, not (pending and name in OUTPUT_COLUMNS))
-        if pending and name in OUTPUT_COLUMNS and type(copied) is np.ndarray:
+        # free array where one is (handed over writeable, _hand_over) before shared; not those
+        # it writes only for rows routed whole (ROUTED_WHOLE_COLUMNS: it copies them then).
+        handed = pending and name in OUTPUT_COLUMNS and name not in ROUTED_WHOLE_COLUMNS
+        copied = _copy_container(value, buffers, before, not handed)
+        if handed and type(copied) is np.ndarray:
             _hand_over(copied, value, before)
         setattr(snap, name, copied)
     if unnamed:  # named on the worker into a copy of its own (PlantRouting.route_keys)
