@@ -63,6 +63,29 @@ OUTPUT_COLUMNS = {
     "by_cage": bool,  # medium set by the per-cage choice (False: a pin kept, or no medium)
 }
 
+# Output columns a tray edit's re-route writes only where it routes rows whole (drops whose
+# reach or elevation changed: model.engine.retray_lengths) or labels the cage components (a
+# tray edit leaves them): a tray-pending snapshot shares them with its worker read-only, not
+# copied for it (XL corner drag: none written, ~1.7 ms of copies a drop), and those writers
+# copy them first (own_output_columns).
+ROUTED_WHOLE_COLUMNS = frozenset({"_method", "_vertical_a", "_vertical_b", "_floor", "component"})
+
+
+def own_output_columns(columns: dict[str, Any], tray_edit: bool = False) -> None:
+    """Give a plant (its ``__dict__``) a writable array of its own for every output column it
+    holds read-only, before it writes them: after a tray drop the live plant holds the
+    re-routed copy's columns, which the analysis of that copy reads too
+    (:func:`model.engine.retray_copy.adopt`: taken, not copied back, ~5 ms of the GUI thread
+    per XL drop), and the re-routed copy the snapshot's :data:`ROUTED_WHOLE_COLUMNS`. Copied
+    on the first write, not at every drop. ``tray_edit``: only the columns a tray edit writes
+    in every row it routes again (its writers of the others copy them first)."""
+    for name in OUTPUT_COLUMNS:
+        if tray_edit and name in ROUTED_WHOLE_COLUMNS:
+            continue
+        array = columns.get(name)
+        if type(array) is np.ndarray and not array.flags.writeable:
+            columns[name] = array.copy()
+
 
 class LinkTable:
     """What a RoutedLinks holds, one row per link in the order of ``link_ids``. Declarations

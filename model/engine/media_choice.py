@@ -18,7 +18,7 @@ from model.engine.cage_choice import CageRows, choose_per_cage
 from model.engine.cages import CageView, component_graph
 from model.engine.length_breaks import LengthBreaks
 from model.engine.link_status import NO_TRAY_PATH, PINNED_MISMATCH
-from model.engine.link_table import EngineState
+from model.engine.link_table import EngineState, own_output_columns
 from model.engine.media import choose, media_that_fit
 from model.engine.media_words import explain
 from model.engine.patch_points import (
@@ -138,6 +138,7 @@ class PlantMedia(EngineState):
     def _component_rows(self, rows: np.ndarray) -> np.ndarray:
         """``rows`` grown to whole cage-graph components (a cage's plug is chosen for all its links)."""
         if self._components_stale:
+            own_output_columns(self.__dict__)  # component: a re-routed copy's, shared
             labels, node_a, node_b, n_nodes = component_graph(self.cage_a, self.cage_b)
             self.component[:] = labels
             self.cage_graph = (labels, node_a, node_b, n_nodes)  # localize() of all rows

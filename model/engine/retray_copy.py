@@ -12,9 +12,10 @@ edit to its analysis worker:
    (the same ``refresh`` as on the GUI thread, so the same lengths, media and route names);
 3. back on the GUI thread, :func:`adopt`: the live plant takes the copy's state when its
    unapplied edits still begin with those the copy applied (nothing refreshed it meanwhile),
-   not a re-route: the copy's arrays' values into its own arrays (the analysis reads the
-   copy's, :func:`frozen`), its other attributes by reference; edits that came after stay
-   pending.
+   not a re-route: the copy's re-routed columns as they are (read-only, shared with the
+   analysis of the copy, :func:`frozen`; the live plant copies one before it writes it), its
+   other arrays' values into its own arrays, its other attributes by reference; edits that
+   came after stay pending.
 
 Where the plant must be current at once, :func:`refresh_in_steps` applies its edits in runs of
 tray edits and of other edits, each as a refresh after it would have (a rack moved while a tray
@@ -30,7 +31,7 @@ import numpy as np
 
 from model.design.changes import TRAY_KINDS, Change
 from model.design.design import Design
-from model.engine.link_table import INPUT_COLUMNS
+from model.engine.link_table import INPUT_COLUMNS, OUTPUT_COLUMNS, ROUTED_WHOLE_COLUMNS
 from model.engine.routed_links import RoutedLinks
 from model.engine.snapshot import freeze_plant
 
@@ -43,7 +44,15 @@ _OWN = frozenset({"design", "_pending", "_subscription", "plant_identity", "inpu
 # written) and the live plant keeps its own. Copying and then freeing the 393k-entry index and
 # id list at XL cost the GUI thread ~65 ms when the copy was adopted; the 17 input columns
 # were copied on the worker twice (thawed here, frozen again for its analysis).
-_KEPT = frozenset({"index", "link_ids", *INPUT_COLUMNS})
+# The device numbering of the cage keys is an input too (only an input fill adds a device):
+# its 21k-entry dict and list were ~0.5 ms of copying on the worker per XL drop, and again for
+# the analysis's frozen copy.
+_KEPT = frozenset(
+    {"index", "link_ids", *INPUT_COLUMNS, "_dev_no", "cage_device_ids", "_last_dev_no"}
+)
+# Read by the re-route and then replaced (the drops attached to the new tray graph), never
+# written in place on a tray edit: the snapshot's own (read-only), not thawed (~0.3 ms at XL).
+_REPLACED = frozenset({"_att"})
 
 
 def pending_tray_edits(plant: RoutedLinks) -> tuple[Change, ...]:
@@ -82,7 +91,8 @@ def retray(snap: RoutedLinks) -> tuple[RoutedLinks, AbstractSet[str]]:
     for the 190k links a corner drag re-routes, which the analysis and the plan never read)."""
     work = RoutedLinks.__new__(RoutedLinks)
     for name, value in snap.__dict__.items():
-        setattr(work, name, value if name in _KEPT else _thawed(value))
+        shared = name in _KEPT or name in _REPLACED or name in ROUTED_WHOLE_COLUMNS  # read-only
+        setattr(work, name, value if shared else _thawed(value))
     work._pending = list(snap._pending)
     changed = work.refresh(lazy_ids=True)
     work.route_keys()  # named here, off the GUI thread (a tray edit names every route again)
@@ -114,6 +124,13 @@ def adopt(live: RoutedLinks, worked: RoutedLinks, applied: tuple[Change, ...]) -
     held = live.__dict__
     for name, value in worked.__dict__.items():
         if name in _OWN or name in _KEPT:
+            continue
+        if name in OUTPUT_COLUMNS and type(value) is np.ndarray and not value.flags.writeable:
+            # The re-routed columns, read-only (frozen), perhaps the analysis's too: taken as
+            # they are (their values copied into the live plant's arrays were ~5 ms of the GUI
+            # thread per XL drop); the live plant copies one before it writes it
+            # (own_output_columns), and the next snapshot copies them for its worker as before.
+            held[name] = value
             continue
         if type(value) is np.ndarray:  # perhaps the analysis's too (frozen): values copied
             mine = held.get(name)

@@ -41,7 +41,7 @@ from model.engine.link_status import (  # re-exported: callers read the flags fr
     SAME_RACK,
     UNREACHED_RACK,
 )
-from model.engine.link_table import INPUT_COLUMNS, OUTPUT_COLUMNS
+from model.engine.link_table import INPUT_COLUMNS, OUTPUT_COLUMNS, own_output_columns
 from model.engine.media import PortClass
 from model.engine.media_choice import PlantMedia
 from model.engine.patch_points import media_inputs_by_rack
@@ -150,6 +150,8 @@ class RoutedLinks(PlantRouting, PlantMedia, PlantPortTables):
         pending, self._pending[:] = list(self._pending), []
         if not pending:
             return changed
+        trays = all(c.kinds <= TRAY_KINDS for c in pending)
+        own_output_columns(self.__dict__, trays)  # an adopted re-route's, shared with its analysis
         self.applied_edits += 1
         moves_only = not any(c.touches(_NOT_MOVES) for c in pending)  # move_undo reads it
         self.last_moves = (
@@ -160,7 +162,7 @@ class RoutedLinks(PlantRouting, PlantMedia, PlantPortTables):
         self._memo_reasons.clear()  # media choices may change: their words are redone
         if not moves_only:
             self._rack_rows.clear()  # links, devices or rows may have changed: found again
-        if all(c.kinds <= TRAY_KINDS for c in pending):
+        if trays:
             rerouted = self._retray(lazy_ids)  # trays alone: rows, inputs and cage components stay
             return changed | set(rerouted) if changed else rerouted
         if any(c.touches(_FULL_KINDS) for c in pending):

@@ -34,7 +34,7 @@ from model.engine.link_status import (
     SAME_RACK,
     UNREACHED_RACK,
 )
-from model.engine.link_table import EngineState
+from model.engine.link_table import EngineState, own_output_columns
 from model.engine.retray_lengths import reroute_lengths
 from model.engine.route_renames import renamed_as_a_whole
 from model.engine.route_spans import memo_spans, named_trays
@@ -542,6 +542,7 @@ class PlantRouting(EngineState):
         self._renaming = None  # rows re-keyed: the names before an edit no longer hold
         if not len(rows):
             return
+        own_output_columns(self.__dict__)  # a re-routed copy's shared ROUTED_WHOLE_COLUMNS
         settings, att = self.design.settings, self._att
         da, db = self.drop_a[rows], self.drop_b[rows]
         # Tray and floor distances depend on the two drop points only, and links between the

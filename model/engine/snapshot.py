@@ -41,7 +41,7 @@ from model.design.changes import (
     ChangeNotifier,
 )
 from model.design.design import Design
-from model.engine.link_table import INPUT_COLUMNS, OUTPUT_COLUMNS
+from model.engine.link_table import INPUT_COLUMNS, OUTPUT_COLUMNS, ROUTED_WHOLE_COLUMNS
 from model.engine.routed_links import RoutedLinks
 
 # The design's large containers and the change kinds that can alter them; a snapshot reuses
@@ -327,9 +327,11 @@ def freeze_plant(
             )
             before = None
         # A tray-pending snapshot's output columns are the worker's to re-route: copied into a
-        # free array where one is (handed over writeable, _hand_over) before shared.
-        copied = _copy_container(value, buffers, before, not (pending and name in OUTPUT_COLUMNS))
-        if pending and name in OUTPUT_COLUMNS and type(copied) is np.ndarray:
+        # free array where one is (handed over writeable, _hand_over) before shared; not those
+        # it writes only for rows routed whole (ROUTED_WHOLE_COLUMNS: it copies them then).
+        handed = pending and name in OUTPUT_COLUMNS and name not in ROUTED_WHOLE_COLUMNS
+        copied = _copy_container(value, buffers, before, not handed)
+        if handed and type(copied) is np.ndarray:
             _hand_over(copied, value, before)
         setattr(snap, name, copied)
     if unnamed:  # named on the worker into a copy of its own (PlantRouting.route_keys)
@@ -363,9 +365,12 @@ def _copy_container(value, buffers: _Buffers | None = None, earlier=None, share_
     the same attribute of the previous snapshot, which an array equal to it may share
     (``share_first``: see :meth:`_Buffers.copy`)."""
     if isinstance(value, np.ndarray):
-        if not value.flags.writeable and value.base is None:
-            # Already a snapshot's own array (a re-routed copy reads its inputs there: see
-            # model.engine.retray_copy), never written again while anything holds it: shared.
+        if not value.flags.writeable and value.base is None and share_first:
+            # Already a snapshot's own array (a re-routed copy reads its inputs there, and the
+            # live plant its adopted output columns: see model.engine.retray_copy), never
+            # written again while anything holds it: shared. Not a column the worker is to
+            # rewrite: that one is copied into a free array as any other (it would else be
+            # copied on the worker, into fresh pages).
             return value
         copied = buffers.copy(value, earlier, share_first) if buffers is not None else value.copy()
         copied.flags.writeable = False  # immutable: a write on the worker raises, not tears
@@ -455,6 +460,8 @@ class _Buffers:
 def _same_bits(earlier, value: np.ndarray) -> bool:
     """Whether ``earlier`` is a read-only (snapshot) array of numbers with ``value``'s shape,
     type and bits (NaN equal to the same NaN)."""
+    if earlier is value:  # the live plant's adopted column (retray_copy.adopt): not read again
+        return not value.flags.writeable and value.dtype.kind in "biuf"
     return (
         isinstance(earlier, np.ndarray)
         and not earlier.flags.writeable

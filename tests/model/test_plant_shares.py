@@ -82,3 +82,23 @@ def test_kept_count_and_shares_equal_a_fresh_count_after_random_moves(name):
     assert recounted >= 5  # the moves were counted incrementally, not from scratch
     assert flipped >= 3  # and changed what is bought: shares moved between keys
     plant.close()
+
+
+def test_the_graph_key_holds_read_only_columns_and_copies_writable_ones():
+    # A snapshot's cage columns (read-only, owning their memory) are kept as they are and the
+    # same array next time is taken as the same cages unread; a writable column is kept as a
+    # copy, so an edit in place is still seen and the graph made again.
+    design = dict(_halls())["S"]
+    plant = RoutedLinks(design)
+    view = cage_view(plant)
+    rows = np.arange(len(plant.link_ids))
+    frozen = view.cage_a.copy()
+    frozen.flags.writeable = False
+    view.cage_a = frozen
+    cache = PlantCache()
+    graph = cache.graph(view, rows)
+    assert cache._key[1] is frozen
+    assert cache._key[2] is not view.cage_b  # writable: a copy
+    assert cache.graph(view, rows) is graph
+    view.cage_b[0] = view.cage_b.max() + 1  # a link's B end in another cage, in place
+    assert cache.graph(view, rows) is not graph

@@ -147,13 +147,14 @@ def test_the_inputs_are_read_where_they_are_not_copied_again():
     assert "index" in snap.__dict__
     assert frozen.index is snap.index and frozen.link_ids is snap.link_ids
     # the columns the re-route wrote are shared with the analysis, read-only; the live plant
-    # takes their values into arrays of its own, which it edits later: the analysis must not
-    # see that
+    # takes them as they are (read-only) and copies one before it writes it in a later edit:
+    # the analysis must not see that edit
     routed = frozen.routed_m.copy()
     assert frozen.routed_m is worked.routed_m and not frozen.routed_m.flags.writeable
-    live_routed = live.routed_m
     assert adopt(live, worked, applied)
-    assert live.routed_m is live_routed and live.routed_m.flags.writeable
+    for name in OUTPUT_COLUMNS:
+        assert getattr(live, name) is getattr(frozen, name), name
+        assert not getattr(live, name).flags.writeable
     np.testing.assert_array_equal(live.routed_m, routed)
     for name in INPUT_COLUMNS:
         assert getattr(live, name) is own[name], name
@@ -163,6 +164,9 @@ def test_the_inputs_are_read_where_they_are_not_copied_again():
     design.add_links([link])
     live.refresh()
     np.testing.assert_array_equal(frozen.routed_m, routed)
+    for name in OUTPUT_COLUMNS:  # the live plant's own again, the analysis's left as they were
+        assert getattr(live, name) is not getattr(frozen, name), name
+        assert getattr(live, name).flags.writeable
     fresh = RoutedLinks(design)
     rows = np.array([live.index[i] for i in fresh.link_ids])
     for name in ("routed_m", "length_m", "ordered_m", "medium_index", "status", *INPUT_COLUMNS):

@@ -8,7 +8,7 @@ import random
 
 import numpy as np
 
-from model.engine.link_table import OUTPUT_COLUMNS
+from model.engine.link_table import OUTPUT_COLUMNS, ROUTED_WHOLE_COLUMNS
 from model.engine.retray_copy import adopt, pending_tray_edits, retray
 from model.engine.retray_copy import frozen as retray_frozen
 from model.engine.routed_links import RoutedLinks
@@ -32,7 +32,7 @@ def test_drops_in_a_row_write_the_handed_columns_once_and_leave_published_copies
     snaps = Snapshotter(design, live)
     published = [(_columns(snaps.take()[1]), None)]
     rng = random.Random(5)
-    handed_over = 0
+    handed_over = shared_whole = 0
     for _ in range(6):
         corner_moved(design, live, rng)
         applied = pending_tray_edits(live)
@@ -42,6 +42,11 @@ def test_drops_in_a_row_write_the_handed_columns_once_and_leave_published_copies
         before = _columns(snap)
         worked, _ = retray(snap)
         for name, array in _columns(worked).items():
+            if name in ROUTED_WHOLE_COLUMNS:
+                # shared read-only, unless the re-route routed some rows whole: then its own
+                assert (array is before[name]) != array.flags.writeable, name
+                shared_whole += array is before[name]
+                continue
             # a handed column is written where it is; any other is a copy of the worker's own
             assert (array is before[name]) == (name in handed), name
         frozen = retray_frozen(worked, snap_design)
@@ -55,6 +60,7 @@ def test_drops_in_a_row_write_the_handed_columns_once_and_leave_published_copies
                 np.testing.assert_array_equal(array, values[name], err_msg=name)
         _assert_same_plant(live, RoutedLinks(design))
     assert handed_over  # the path is taken: some drops' columns were written where copied
+    assert shared_whole  # and some drops routed no row whole: those columns were not copied
 
 
 def test_a_column_shared_with_the_published_snapshot_is_copied_not_written():
@@ -73,7 +79,62 @@ def test_a_column_shared_with_the_published_snapshot_is_copied_not_written():
     assert not any(_columns(snap)[n].flags.writeable for n in shared)
     worked, changed = retray(snap)
     assert changed
-    for name in shared:
+    for name in shared - ROUTED_WHOLE_COLUMNS:  # those are copied only when written
         assert getattr(worked, name) is not getattr(first, name), name
     for name, array in _columns(first).items():
         np.testing.assert_array_equal(array, values[name], err_msg=name)
+
+
+def test_edits_on_the_live_plant_after_an_adopted_drop_leave_its_analysis_alone():
+    # The live plant takes the re-routed columns the analysis reads (read-only). Every kind of
+    # refresh on the GUI thread after that (a rack move, a tray edit refreshed in place, a link
+    # removed and added back) must write copies of its own: the published analysis keeps its
+    # values, and the live plant equals a fresh one.
+    design = synthetic_hall(512)
+    live = RoutedLinks(design)
+    snaps = Snapshotter(design, live)
+    snaps.take()
+    rng = random.Random(11)
+    published = []
+    for step in range(6):
+        corner_moved(design, live, rng)
+        applied = pending_tray_edits(live)
+        snap_design, snap = snaps.take(pending_trays=True)
+        worked, _ = retray(snap)
+        frozen = retray_frozen(worked, snap_design)
+        assert adopt(live, worked, applied)
+        snaps.adopted()
+        assert all(live.__dict__[n] is a for n, a in _columns(frozen).items())
+        published.append((_columns(frozen), {n: a.copy() for n, a in _columns(frozen).items()}))
+        if step % 3 == 0:
+            rack = design.racks[rng.choice(sorted(design.racks))]
+            design.move_racks({rack.id: (rack.x + 0.6, rack.y)})
+        elif step % 3 == 1:
+            corner_moved(design, live, rng)  # refreshed here, not handed to a worker
+        else:
+            link = design.links[rng.choice(sorted(design.links))]
+            design.remove_links([link.id])
+            design.add_links([link])
+        live.refresh()
+        # its own now, but a column a tray edit wrote nowhere (still the analysis's, unwritten)
+        for name, array in _columns(live).items():
+            assert array.flags.writeable or name in ROUTED_WHOLE_COLUMNS, name
+        for columns, values in published:
+            for name, array in columns.items():
+                np.testing.assert_array_equal(array, values[name], err_msg=name)
+        _assert_same_routes(live, RoutedLinks(design))
+
+
+def _assert_same_routes(live: RoutedLinks, fresh: RoutedLinks) -> None:
+    """The columns and each link's tray spans of a fresh plant, link by link (a link removed
+    and added back takes another row; route ids are numbered in the order routes were named,
+    and the cage-graph components in the order of their rows)."""
+    rows = np.array([live.index[i] for i in fresh.link_ids])
+    for name in OUTPUT_COLUMNS:
+        if name not in ("_route_key", "component"):
+            np.testing.assert_array_equal(
+                getattr(live, name)[rows], getattr(fresh, name), err_msg=name
+            )
+    keys = live.route_keys()[rows].tolist()
+    spans = [live.tray_spans(k) if k >= 0 else () for k in keys]
+    assert spans == [fresh.tray_spans(k) if k >= 0 else () for k in fresh.route_keys().tolist()]
