@@ -102,3 +102,28 @@ def test_one_fabric_among_the_channels_keys_every_trunk_with_it(zoned):
     keys = _trunk_keys(layout, plant, listed, laid)
     assert keys[0][2] == "storage"
     assert {k[2] for k in keys} == {"compute", "storage"}
+
+
+def test_each_leg_finds_its_schedule_row_by_plant_rows(zoned):
+    from model.outputs.netbox.export import netbox_schedule
+    from model.outputs.netbox.panel_links import schedule_links
+    from model.outputs.netbox.panels import _leg_rows, _leg_rows_by_plant_rows
+
+    design = load_design(zoned)
+    plant = RoutedLinks(design)
+    phys = build_plant(plant, with_links=True)
+    layout = phys.structured
+    schedule = netbox_schedule(design, plant, phys)
+    links = schedule_links(design, schedule)
+    got = _leg_rows_by_plant_rows(schedule, layout, plant)
+    assert got is not None  # a leg per link: read by arrays
+    assert layout.channels.link_rows.made() is None
+    row_of = {lid: r for r, lid in enumerate(links.ids)}
+    assert got.tolist() == [row_of[leg[0]] for leg in layout.legs.links]
+    assert _leg_rows(links, layout, plant).tolist() == got.tolist()
+    # A leg with two links: none by arrays (the legs' own links then say).
+    two = structured_layout(plant)
+    two.legs.links = [*two.legs.links[:-1], (two.legs.links[-1][0], "another")]
+    two.cords.link_ids = [*two.cords.link_ids, "another"]
+    assert _leg_rows_by_plant_rows(schedule, two, plant) is None
+    assert _leg_rows(links, two, plant) is None
