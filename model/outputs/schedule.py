@@ -39,6 +39,7 @@ from model.design.design import Design
 from model.engine.routed_links import NO_MEDIUM, RoutedLinks
 from model.outputs.bom_parts import row_number
 from model.outputs.schedule_columns import (
+    PLANT_ROW,
     SCHEDULE_COLUMNS,
     TURNED,
     coded,
@@ -344,6 +345,8 @@ class _LinkColumns:
     def _other_codes(self, name: str) -> tuple[Sequence, np.ndarray]:
         """Codes of a part, medium, per-row or end column."""
         media = self.plant.media
+        if name == PLANT_ROW:
+            return self.plant.link_ids, self.kept.row[self.order]
         if name == TURNED:
             return [False, True], self.sw.astype(np.int64)
         if name in PART_COLUMNS and name != "cable_id":

@@ -38,6 +38,10 @@ SCHEDULE_COLUMNS = (
 # Not a column of the file: per row of the link table, whether the schedule lists the link
 # from its B end (``[False, True]`` and a code per row, as a column's codes are read).
 TURNED = "turned"
+# Not a column of the file either: per row of the link table, its link's plant row (the
+# plant's link ids and a code per row; -1: a link not in the plant), which the structured
+# segments map to channel rows by arrays, not by a 393k-entry index of link ids.
+PLANT_ROW = "plant_row"
 
 
 def gathered(values: Sequence, codes: np.ndarray) -> list:

@@ -49,7 +49,13 @@ from model.catalog.parts import part_number_for
 from model.catalog.structured import structured_catalog
 from model.common.arrays import FirstSeen, unique_inverse
 from model.outputs.bom_parts import row_number
-from model.outputs.schedule_columns import SCHEDULE_COLUMNS, TURNED, objects, unique_pairs
+from model.outputs.schedule_columns import (
+    PLANT_ROW,
+    SCHEDULE_COLUMNS,
+    TURNED,
+    objects,
+    unique_pairs,
+)
 from model.outputs.schedule_segment_cells import (
     Codes,
     EndLabel,
@@ -69,6 +75,7 @@ from model.outputs.schedule_segment_table import (
     CodedOut,
     texts,
 )
+from model.structured.channels import channel_plant_rows, channel_rows_of_plant_rows
 from model.structured.layout import structured_layout, uses_structured
 
 PATCH_CORD, TRUNK = "patch-cord", "trunk"
@@ -97,13 +104,13 @@ def segment_cells(design, plant, codes: Codes, layout=None, forget=None) -> Code
         layout = structured_layout(plant)
     if not layout.channels.structured:
         return None
-    return _Segments(design, layout, codes, forget).columns()
+    return _Segments(design, layout, codes, forget, plant).columns()
 
 
 class _Segments:
     """The per-segment schedule of one layout, made column by column (see the module docstring)."""
 
-    def __init__(self, design, layout, codes: Codes, forget=None) -> None:
+    def __init__(self, design, layout, codes: Codes, forget=None, plant=None) -> None:
         self.design, self.layout, self.forget = design, layout, forget
         self._fibre_parts: tuple[list[str], np.ndarray] | None = None  # the cords' part codes
         # Columns are read as (values, code per row) (ScheduleTable.codes): the link table
@@ -112,19 +119,16 @@ class _Segments:
         self.link_ids: Sequence[str] = codes("link_id")[0]  # one value per row
         self.trunks = {t.id: t for t in layout.trunks}
         channels = layout.channels
-        row_of = channels.structured
         n_rows = len(channels.link_ids)
         # Per channel row: its cord pairs (rows of the cord table) in cord order, and copies.
         cords = layout.cords
         n_pairs = len(cords.link_ids)
-        if cords.link_ids == channels.link_ids and _rows_in_order(row_of, channels.link_ids):
+        if cords.link_ids == channels.link_ids:
             # A cord pair per channel row, in the rows' order (what the layout lays): the
             # pairs' rows without a lookup of each link id (~0.15 s at zoned XL)
             pair_row = np.arange(n_pairs, dtype=np.int64)
         else:
-            pair_row = np.fromiter(
-                map(row_of.get, cords.link_ids, repeat(-1, n_pairs)), np.int64, n_pairs
-            )
+            pair_row = _pair_rows(channels, cords)
         valid = np.flatnonzero(pair_row >= 0)
         self.pairs = valid[np.argsort(pair_row[valid], kind="stable")]
         count = np.bincount(pair_row[valid], minlength=n_rows)
@@ -133,7 +137,7 @@ class _Segments:
         # Per channel row: its middle (its leg's, or its own: cassette ports, a polarity record).
         legs = np.asarray(channels.legs, dtype=np.int64)
         own = np.asarray(channels.leg_cassettes, dtype=bool)[legs] if n_rows else legs > 0
-        own[[row_of[k] for k in channels.records if k in row_of]] = True
+        own[channels.rows_of(channels.records)] = True
         own_rows = np.flatnonzero(own)
         middles = list(channels.middles)
         middles += [channels.middle_of(channels.link_ids[r]) for r in own_rows.tolist()]
@@ -143,11 +147,8 @@ class _Segments:
         shapes[: len(channels.middles)] = channels.leg_shape
         self.mids = Middles(design, self.trunks, middles, shapes)
         # Per row of the link table: its channel row (-1: a link that stays direct).
-        n = len(self.link_ids)
-        self.channel_of = np.fromiter(
-            map(row_of.get, self.link_ids, repeat(-1, n)), dtype=np.int64, count=n
-        )
-        order_rows = self._label_order(row_of, n_rows, codes("label"))
+        self.channel_of = _channel_of(channels, codes, plant, self.link_ids)
+        order_rows = self._label_order(channels.link_ids, codes("label"))
         ordered_copies = self.copies[order_rows]
         self.ports, self.unit_middle = number_ports(
             self.mids, self.middle[order_rows], ordered_copies
@@ -157,15 +158,13 @@ class _Segments:
         self.trunk_a, self.trunk_b = trunk_end_ports(self.mids, self.unit_middle, self.ports)
         self.mids.numbered()
 
-    def _label_order(
-        self, row_of: dict[str, int], n_rows: int, labels: tuple[Sequence, np.ndarray]
-    ):
+    def _label_order(self, link_ids: list[str], labels: tuple[Sequence, np.ndarray]):
         """Step 1's order: the channel rows by their links' schedule labels (``labels``: the
         link table's column as values and codes), ties by link id. Each channel's label is
         gathered through its link-table row (a dict of the 393k labels of a zoned XL hall and
         a set of them were ~40 MB at the start of the schedule's peak), and the labels are
         sorted by id first only when two are the same (the schedule's labels are unique)."""
-        n = len(self.channel_of)
+        n, n_rows = len(self.channel_of), len(link_ids)
         listed = np.flatnonzero(self.channel_of >= 0)
         table_row = np.full(n_rows, n, dtype=np.int64)  # n: no row (a label "")
         table_row[self.channel_of[listed]] = listed
@@ -176,12 +175,13 @@ class _Segments:
         def labels_of(rows: np.ndarray) -> list[str]:
             return [label or "" for label in cells[table_row[rows]].tolist()]
 
-        rows = np.fromiter(row_of.values(), np.int64, n_rows)
+        rows = np.arange(n_rows, dtype=np.int64)
         texts = labels_of(rows)
         by_label = sorted(range(n_rows), key=texts.__getitem__)
         in_order = list(map(texts.__getitem__, by_label))
         if any(map(eq, in_order[1:], in_order[:-1])):  # a tie: by id, then (stable) label
-            rows = np.fromiter(map(row_of.__getitem__, sorted(row_of)), np.int64, n_rows)
+            by_id = sorted(range(n_rows), key=link_ids.__getitem__)
+            rows = np.asarray(by_id, dtype=np.int64)
             texts = labels_of(rows)
             by_label = sorted(range(n_rows), key=texts.__getitem__)
         return rows[by_label]
@@ -441,8 +441,31 @@ class _Segments:
         fill(out, at, values, near, far, turned)
 
 
-def _rows_in_order(row_of: dict[str, int], link_ids: list[str]) -> bool:
-    """Whether ``row_of`` maps each of ``link_ids`` to its position and nothing else (list
-    compares: C loops, most items the same objects)."""
+def _pair_rows(channels, cords) -> np.ndarray:
+    """Per cord pair, its link's channel row (-1: none): through the fibre rows both tables
+    kept, else by the channel table's index of link ids."""
+    fibre_rows, pairs = channels.fibre_rows, cords.fibre_rows
+    if fibre_rows is not None and pairs is not None and len(fibre_rows) == len(channels.link_ids):
+        rows = channels.column("fibre_rows", np.int64)
+        size = int(max(rows.max(initial=-1), pairs.max(initial=-1))) + 1
+        return channel_rows_of_plant_rows(rows, size)[pairs]  # the same inverse, on fibre rows
+    row_of, n = channels.row_of, len(cords.link_ids)
+    return np.fromiter(map(row_of.get, cords.link_ids, repeat(-1, n)), np.int64, n)
+
+
+def _channel_of(channels, codes: Codes, plant, link_ids: Sequence[str]) -> np.ndarray:
+    """Per row of the link table, its channel row (-1: a link that stays direct): through the
+    rows' plant rows (the link table's ``PLANT_ROW`` codes) and the channels' own
+    (:func:`~model.structured.channels.channel_plant_rows`), else by the channel table's
+    index of link ids (a table of given rows, which has no plant rows)."""
     n = len(link_ids)
-    return len(row_of) == n and list(row_of) == link_ids and list(row_of.values()) == list(range(n))
+    try:
+        plant_row = codes(PLANT_ROW)[1] if plant is not None else None
+    except KeyError:
+        plant_row = None
+    if plant_row is None:
+        row_of = channels.row_of
+        return np.fromiter(map(row_of.get, link_ids, repeat(-1, n)), dtype=np.int64, count=n)
+    n_plant = len(plant.link_ids)
+    channel_of_plant = channel_rows_of_plant_rows(channel_plant_rows(plant, channels), n_plant + 1)
+    return channel_of_plant[np.where(plant_row >= 0, plant_row, n_plant)]  # n_plant: -1 there

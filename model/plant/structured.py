@@ -190,7 +190,7 @@ def _trunk_counts(
     Counter's own loop (a Counter update per trunk was ~0.1 s of a zoned XL plant: ~100k
     trunks)."""
     laid = [t for t in layout.trunks if t.part and t.ordered_m == t.ordered_m]
-    keys = _trunk_keys(layout, plant, (fabrics[0].tolist(), *fabrics[1:]), laid)
+    keys = _trunk_keys(layout, plant, _listed(fabrics), laid)
     quantities = [t.quantity for t in laid]
     trunks: Counter[tuple[str, float, str]] = Counter()
     if quantities.count(1) == len(quantities):
@@ -206,8 +206,15 @@ def _trunk_counts(
 
 
 def _trunk_keys(layout: StructuredLayout, plant, fabrics: tuple, laid: list) -> list[tuple]:
-    """(part id, ordered length, fabric) of each trunk of ``laid`` (see :func:`_trunk_counts`)."""
+    """(part id, ordered length, fabric) of each trunk of ``laid`` (see :func:`_trunk_counts`;
+    ``fabrics``' channel codes as :func:`_listed` gives them)."""
     channel_fab, row_fab, fab_names = fabrics
+    if isinstance(channel_fab, int):
+        # Every channel row of one fabric (a hall that panels one network, as zoned XL): so is
+        # every trunk, whose links all have a channel row (the cords give each leg's members
+        # one, and a trunk bundles legs), with no link looked up by id (~0.2 s at zoned XL).
+        name = fab_names[channel_fab]
+        return [(t.part, t.ordered_m, name) for t in laid]
     row_of = layout.channels.row_of
     return [
         (
@@ -223,11 +230,21 @@ def _trunk_keys(layout: StructuredLayout, plant, fabrics: tuple, laid: list) -> 
     ]
 
 
+def _listed(fabrics: tuple) -> tuple:
+    """``fabrics`` (per channel row and per plant row, its fabric's code as arrays, and the
+    names) as :func:`_trunk_keys` reads them: the channel rows' codes as a list, or their one
+    code (an int) when every channel row has the same."""
+    channel_fab = fabrics[0]
+    if len(channel_fab) and not (channel_fab != channel_fab[0]).any():
+        return (int(channel_fab[0]), *fabrics[1:])
+    return (channel_fab.tolist(), *fabrics[1:])
+
+
 class KeptTrunkCounts:
     """The last :func:`_trunk_counts` (without metres) of a design, kept for the next (an
     editor's analysis): a rack move re-makes a few trunks and keeps the other records in their
     places (:class:`~model.structured.trunk_reuse.TrunkMemo`), so while the fabrics are read
-    alike (the same channel rows' index, fabric codes and names, plant links), only the trunks
+    alike (the same channel rows, fabric codes and names, plant links), only the trunks
     that are not the same records are keyed again, their old count taken out and the new one
     put in (integers: exact). Reading every trunk's first link and fabric was ~0.06 s of a
     zoned XL plant. ``recounted``: trunks the last call keyed (-1: every one)."""
@@ -243,14 +260,13 @@ class KeptTrunkCounts:
     def counts(self, layout: StructuredLayout, plant, fabrics: tuple) -> Counter:
         """:func:`_trunk_counts`' trunks (a Counter of the caller's own) of ``layout``."""
         channel_fab, row_fab, fab_names = fabrics
-        now = (layout.channels.row_of, channel_fab, row_fab, list(fab_names), plant.link_ids)
+        now = (layout.channels.link_rows, channel_fab, row_fab, list(fab_names), plant.link_ids)
         trunks, last = layout.trunks, self._trunks
         if len(trunks) != len(last) or not self._same_fabrics(now):
             self._trunks, self._keys = [], []  # not held while the next are made
             orderable = [bool(t.part) and t.ordered_m == t.ordered_m for t in trunks]
             laid = [t for t, o in zip(trunks, orderable, strict=True) if o]
-            listed = (channel_fab.tolist(), row_fab, fab_names)
-            made = iter(_trunk_keys(layout, plant, listed, laid))
+            made = iter(_trunk_keys(layout, plant, _listed(fabrics), laid))
             self._keys = [next(made) if o else None for o in orderable]
             self._counts, self._slots = Counter(), Counter()
             for t, key in zip(trunks, self._keys, strict=True):
@@ -263,6 +279,7 @@ class KeptTrunkCounts:
                 np.fromiter(map(operator.is_not, trunks, last), dtype=bool, count=len(trunks))
             ).tolist()
             counts, slots = self._counts, self._slots
+            listed = _listed(fabrics) if again else fabrics
             for k in again:
                 old_key, t = self._keys[k], trunks[k]
                 if old_key is not None:
@@ -272,7 +289,7 @@ class KeptTrunkCounts:
                         del counts[old_key], slots[old_key]
                 key = None
                 if t.part and t.ordered_m == t.ordered_m:
-                    key = _trunk_keys(layout, plant, fabrics, [t])[0]
+                    key = _trunk_keys(layout, plant, listed, [t])[0]
                     counts[key] += t.quantity
                     slots[key] += 1
                 self._keys[k] = key
@@ -283,9 +300,9 @@ class KeptTrunkCounts:
     def _same_fabrics(self, now: tuple) -> bool:
         if not self._fabrics:
             return False
-        row_of, channel_fab, row_fab, names, link_ids = self._fabrics
+        link_rows, channel_fab, row_fab, names, link_ids = self._fabrics
         return (
-            now[0] is row_of  # the channel table's index shared: the same links in order
+            now[0] is link_rows  # the channel table's rows shared: the same links in order
             and np.array_equal(now[1], channel_fab)
             and np.array_equal(now[2], row_fab)
             and now[3] == names

@@ -190,7 +190,7 @@ def table_checks(
     a second instead of ~3.5 s made and checked one by one. ``kept``: the groups of this
     design's last table, reused while its channels' keys stand (an editor's analysis)."""
     catalog = catalog or structured_catalog()
-    singles = [table.row_channel(table.row_of[lid]) for lid in table.records if lid in table.row_of]
+    singles = [table.row_channel(row) for row in table.rows_of(table.records)]
     budgets = [loss_budget(c, catalog) for c in singles]
     polarities = [check_polarity(c) for c in singles]
     flagged = [(c, b, p) for c, b, p in zip(singles, budgets, polarities, strict=True)]
@@ -304,10 +304,7 @@ def _groups(table: ChannelTable, kept: ShapeGroups | None = None):
     cassettes = table.column("leg_cassettes", np.bool_)
     port = np.where(cassettes[legs], table.column("ports", np.int64), 0)
     keep = np.ones(len(legs), dtype=bool)
-    for link_id in table.records:
-        row = table.row_of.get(link_id)
-        if row is not None:
-            keep[row] = False
+    keep[table.rows_of(table.records)] = False
     rows = np.flatnonzero(keep)
     # One integer per (shape, port, medium): a 1-D unique (an axis-0 unique of three columns
     # sorts rows as records, several times slower).

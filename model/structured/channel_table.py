@@ -15,7 +15,7 @@ The checks over all channels work on the columns (:func:`model.structured.channe
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -49,15 +49,63 @@ ROW_ARRAYS = ("legs", "ports", "cord_a_m", "cord_b_m", "fibre_rows")
 LEG_ARRAYS = ("leg_shape", "leg_cassettes", "trunk_columns")
 
 
+class LinkRows:
+    """The link -> row index of a channel table's rows (``link_ids``, in row order), made on
+    first use: most readers go by rows (the plant-row arrays of
+    :func:`model.structured.channels.channel_plant_rows`), and a zoned XL hall's 393k-entry
+    dict was ~0.18 s of every zoned command's layout. Tables whose rows are the same links in
+    the same order share one (:class:`RowIndex`): its identity says so."""
+
+    __slots__ = ("link_ids", "_row_of")
+
+    def __init__(self, link_ids: list[str]) -> None:
+        self.link_ids = link_ids  # never extended once shared: a table that grows makes its own
+        self._row_of: dict[str, int] | None = None
+
+    def row_of(self) -> dict[str, int]:
+        """Link id -> its row (made once, then only read)."""
+        if self._row_of is None:
+            ids = self.link_ids
+            self._row_of = dict(zip(ids, range(len(ids)), strict=True))
+        return self._row_of
+
+    def made(self) -> dict[str, int] | None:
+        """The index if it is made already, else None (not made for the asking)."""
+        return self._row_of
+
+
 class RowIndex:
-    """The link -> row index of a layout's channel table, kept for the next layout of the
-    same design (an editor's analysis): a table whose rows are the same links in the same
-    order shares it (393k entries at zoned XL; made again, a tenth of a re-measured layout).
-    Only :meth:`ChannelTable.add_rows` fills it; a made table's index is only read."""
+    """The link rows of a layout's channel table, kept for the next layout of the same design
+    (an editor's analysis): a table whose rows are the same links in the same order shares
+    them (:class:`LinkRows`, and so its index once made: 393k entries at zoned XL).
+    Only :meth:`ChannelTable.add_rows` fills it."""
 
     def __init__(self) -> None:
         self.link_ids: list[str] = []
-        self.row_of: dict[str, int] = {}
+        self.rows: LinkRows | None = None
+
+
+class StructuredRows(Mapping):
+    """A channel table's links through panels -> their row, without its index until a link is
+    looked up: its size, its links in row order and whether it is empty are the table's
+    columns (the outputs ask whether any link runs through panels before anything else)."""
+
+    __slots__ = ("_table",)
+
+    def __init__(self, table: ChannelTable) -> None:
+        self._table = table
+
+    def __len__(self) -> int:
+        return len(self._table.link_ids)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._table.link_ids)
+
+    def __contains__(self, link_id: object) -> bool:
+        return link_id in self._table.row_of
+
+    def __getitem__(self, link_id: str) -> int:
+        return self._table.row_of[link_id]
 
 
 class ChannelTable(Mapping):
@@ -77,7 +125,7 @@ class ChannelTable(Mapping):
         "leg_trunk_m",
         "_path_shape",
         "_shapes",
-        "row_of",
+        "_rows",
         "link_ids",
         "legs",
         "ports",
@@ -99,8 +147,8 @@ class ChannelTable(Mapping):
         self._path_shape: dict[int, int] = {}
         self._shapes: dict[tuple, int] = {}
         # Per channel through panels (a row), in the order the layout made them.
-        self.row_of: dict[str, int] = {}
         self.link_ids: list[str] = []
+        self._rows = LinkRows(self.link_ids)  # their index by link id, made when first read
         self.legs: list[int] = []
         self.ports: list[int] = []  # its position on the leg (cassettes: port k + 1)
         self.cord_a_m: list[float] = []  # the cords' ordered lengths
@@ -169,14 +217,13 @@ class ChannelTable(Mapping):
             self.fibre_rows = None
         else:
             self.fibre_rows.extend(fibre_rows)
-        if start == 0 and kept is not None and kept.link_ids == link_ids:
-            self.row_of = kept.row_of
-        else:
-            if kept is not None and self.row_of is kept.row_of:
-                self.row_of = dict(self.row_of)  # rows added to a shared index: its own
-            self.row_of.update(zip(link_ids, range(start, start + len(link_ids)), strict=True))
-            if start == 0 and kept is not None:
-                kept.link_ids, kept.row_of = list(link_ids), self.row_of
+        if start == 0 and kept is not None and kept.rows is not None and kept.link_ids == link_ids:
+            self._rows = kept.rows
+        elif start == 0 and kept is not None:
+            kept.link_ids = list(link_ids)  # a copy: this table may grow, the shared one never
+            self._rows = kept.rows = LinkRows(kept.link_ids)
+        else:  # rows added to a shared index: its own, over the table's own list
+            self._rows = LinkRows(self.link_ids)
         self.link_ids.extend(link_ids)
         self.legs.extend(legs)
         self.ports.extend(positions)
@@ -192,9 +239,35 @@ class ChannelTable(Mapping):
         return made
 
     @property
+    def row_of(self) -> dict[str, int]:
+        """Link id -> its row, made when first read (a lookup by link id: the inspector, a
+        finding; the whole-table readers go by rows) and shared with the next table of the
+        same links in the same order (:class:`RowIndex`)."""
+        return self._rows.row_of()
+
+    @property
+    def link_rows(self) -> LinkRows:
+        """What this table's rows are: tables whose rows are the same links in the same order
+        share it (an editor's next layout after a rack move), so a reader's kept figures per
+        row stand while it is the same object."""
+        return self._rows
+
+    def rows_of(self, link_ids: Collection[str]) -> list[int]:
+        """The rows of those of ``link_ids`` that have one, in row order: by the index when it
+        is made, else by one pass over the rows (the polarity records: mostly none, a few)."""
+        if not link_ids:
+            return []
+        index = self._rows.made()
+        if index is not None:
+            return sorted(r for lid in link_ids if (r := index.get(lid)) is not None)
+        wanted = link_ids.__contains__
+        ids = self.link_ids
+        return np.flatnonzero(np.fromiter(map(wanted, ids), bool, len(ids))).tolist()
+
+    @property
     def structured(self) -> Mapping[str, int]:
         """The links that run through panels -> their row."""
-        return self.row_of
+        return StructuredRows(self)
 
     def __len__(self) -> int:
         return len(self.fibres)

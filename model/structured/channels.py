@@ -307,6 +307,26 @@ def rows_in_plant(plant, link_ids: list[str], rows=None, kept: np.ndarray | None
     return np.fromiter(map(index.__getitem__, link_ids), np.int64, len(link_ids))
 
 
+def channel_plant_rows(plant, table) -> np.ndarray:
+    """Per row of ``table`` (a layout's :class:`~model.structured.channel_table.ChannelTable`),
+    its link's row in ``plant`` (int64): gathered through the rows its fibre table kept when
+    they are still ``plant``'s (:func:`kept_plant_rows`), else looked up link by link. What the
+    whole-table readers map a channel row by, not a 393k-entry index of link ids."""
+    known = table.fibre_rows
+    rows = None
+    if known is not None and len(known) == len(table.link_ids):
+        rows = table.column("fibre_rows", np.int64)
+    return rows_in_plant(plant, table.link_ids, rows, kept_plant_rows(plant, table.fibres))
+
+
+def channel_rows_of_plant_rows(plant_rows: np.ndarray, n_plant: int) -> np.ndarray:
+    """The inverse of :func:`channel_plant_rows`' ``plant_rows``: per plant row of a plant of
+    ``n_plant`` links, its channel row (int64; -1 where the link has no channel through panels)."""
+    out = np.full(n_plant, -1, dtype=np.int64)
+    out[plant_rows] = np.arange(len(plant_rows), dtype=np.int64)
+    return out
+
+
 def fibre_rows(plant, fibre_of: list | None = None) -> np.ndarray:
     """The plant's rows of the links of :func:`plant_fibres`, in order: on a module medium
     whose modules take a fibre part, at an orderable length."""

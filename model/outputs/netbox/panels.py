@@ -69,6 +69,8 @@ from model.outputs.netbox.panel_records import (
     PanelPorts,
     PlacedLegs,
 )
+from model.outputs.schedule_columns import PLANT_ROW
+from model.structured.channels import channel_plant_rows
 from model.structured.layout import CASSETTE_PORTS, LC_ENCLOSURE
 from model.structured.layout import structured_layout as layout_of
 
@@ -128,7 +130,7 @@ def panel_export(
     ports = PanelPorts(
         design, device_names, rack_names, {n.casefold() for n in device_names.values()}
     )
-    leg_rows = _leg_rows(links, layout.legs)
+    leg_rows = _leg_rows(links, layout, plant)
     ranks = at = None
     if leg_rows is not None:  # a leg per link, each link with its schedule row
         at = np.sort(leg_rows)
@@ -170,22 +172,51 @@ def panel_export(
     return out
 
 
-def _leg_rows(links: ScheduleLinks, legs) -> np.ndarray | None:
+def _leg_rows(links: ScheduleLinks, layout, plant) -> np.ndarray | None:
     """Per leg of the layout, the schedule row of its link, when the schedule has codes, each
     leg carries one link and each link has one leg and one row (a zoned XL hall); else None.
-    One lookup per leg by link id: the paneled rows, their ranks in label order and the legs'
-    order are then numpy gathers (by a set of the links, a rank per link and a lookup per leg
-    they were ~0.4 s)."""
-    n = len(links.ids)
-    if links.table is None or set(map(len, legs.links)) != {1}:
+    The paneled rows, their ranks in label order and the legs' order are then numpy gathers
+    (by a set of the links, a rank per link and a lookup per leg they were ~0.4 s)."""
+    if links.table is None:
         return None
-    row_of = dict(zip(links.ids, range(n), strict=True))
-    rows = np.fromiter(
-        map(row_of.get, map(itemgetter(0), legs.links), repeat(-1)), np.int64, len(legs)
-    )
-    if (rows < 0).any() or np.bincount(rows, minlength=n).max(initial=0) > 1:
+    rows = _leg_rows_by_plant_rows(links.table, layout, plant)
+    if rows is None:
+        legs = layout.legs
+        if set(map(len, legs.links)) != {1}:
+            return None
+        # One lookup per leg by link id.
+        n = len(links.ids)
+        row_of = dict(zip(links.ids, range(n), strict=True))
+        rows = np.fromiter(
+            map(row_of.get, map(itemgetter(0), legs.links), repeat(-1)), np.int64, len(legs)
+        )
+    if (rows < 0).any() or np.bincount(rows, minlength=len(links.ids)).max(initial=0) > 1:
         return None
     return rows
+
+
+def _leg_rows_by_plant_rows(schedule, layout, plant) -> np.ndarray | None:
+    """:func:`_leg_rows`' rows read off arrays where the layout has a leg per channel row and
+    nothing else: as many legs as cord pairs (a member each) and channel rows (each link once,
+    the cords' links the rows' in order), channel row k on leg k. Leg k's link is then row k's,
+    whose plant row (:func:`~model.structured.channels.channel_plant_rows`) the schedule's rows
+    name (their ``PLANT_ROW`` codes): no leg's links made, no link looked up by id. Else None."""
+    table, cords, n_legs = layout.channels, layout.cords, len(layout.legs)
+    if not (n_legs == len(cords.link_ids) == len(table.link_ids) == len(table.middles)):
+        return None
+    if cords.link_ids != table.link_ids:
+        return None
+    if not np.array_equal(table.column("legs", np.int64), np.arange(n_legs)):
+        return None
+    try:
+        plant_row = schedule.codes(PLANT_ROW)[1]
+    except KeyError:  # a table of given rows: its links are looked up
+        return None
+    n_plant = len(plant.link_ids)
+    schedule_of = np.full(n_plant + 1, -1, dtype=np.int64)  # n_plant: no plant row, no row
+    listed = np.flatnonzero(plant_row >= 0)
+    schedule_of[plant_row[listed]] = listed
+    return schedule_of[channel_plant_rows(plant, table)]
 
 
 def _label_order(
