@@ -306,7 +306,7 @@ class LegLayer:
             assert chunks is not None
             link_cols = [tuple([ids[c] for c in chunk]) for chunk in chunks]
         if own_route and lone:
-            seg_ms = list(zip(map(horizontal.__getitem__, flat), strict=True))
+            seg_ms = _route_lengths(horizontal, flat)
         elif own_route:
             assert chunks is not None
             seg_ms = [(max([horizontal[c] for c in chunk]),) for chunk in chunks]
@@ -346,8 +346,7 @@ class LegLayer:
         # (0, 0) where neither panel is one): the path's flag in ``paths``, as _displaced's.
         displaced = bool(home) and any(h in home for runs in (runs_a, runs_b) for h, _ in runs)
         if own_route:
-            _, horizontal = self._ids_and_horizontal()
-            seg_ms = list(zip(map(horizontal.__getitem__, flat), strict=True))
+            seg_ms = _route_lengths(self._ids_and_horizontal()[1], flat)
         else:
             seg_ms = [fixed_m] * n
         cord_offs = [(0.0, 0.0)] * n if displaced else None
@@ -539,6 +538,21 @@ class LegLayer:
                     element = panel_element[holder] = Element("panel", holder, MPO_PANEL)
                 elements.append(element)
         return tuple(holders), elements
+
+
+def _route_lengths(horizontal: list[float], rows) -> list[tuple[float]]:
+    """Per leg of one member (``rows``), its one segment's length: its member's own route
+    (``horizontal``). The links of a path between the same two racks mostly share one tray
+    route, so where every length is the first's (bit for bit: equal and non-zero, as
+    only 0.0 and -0.0 are equal and differ), the legs share one 1-tuple: a zoned XL hall's
+    393k legs held a tuple each."""
+    lengths = list(map(horizontal.__getitem__, rows))
+    if not lengths:
+        return []
+    first = lengths[0]
+    if first != 0.0 and lengths.count(first) == len(lengths):
+        return [(first,)] * len(lengths)
+    return list(zip(lengths, strict=True))
 
 
 def _ordered_members(members: list[np.ndarray], columns: ChannelColumns) -> tuple[list, list]:
