@@ -351,19 +351,24 @@ class LegLayer:
             seg_ms = [fixed_m] * n
         cord_offs = [(0.0, 0.0)] * n if displaced else None
         start = len(self.link_ids)
-        holder_rows: list[tuple[str, str]] = []
-        node_rows: list[tuple[Element, Element]] = []
+        # Each stretch's legs straight onto the layer's columns (no list per path copied on).
+        holder_rows, node_rows, panel = self.holders, self.nodes, self._panel_element
         i = j = k = 0
         left_a, left_b = runs_a[0][1], runs_b[0][1]
         while True:
             m = min(left_a, left_b)
-            holders = (runs_a[i][0], runs_b[j][0])
-            nodes = (self._panel(holders[0]), self._panel(holders[1]))
+            holder_a, holder_b = runs_a[i][0], runs_b[j][0]
+            holders = (holder_a, holder_b)
+            node_a = panel[holder_a] if holder_a in panel else self._panel(holder_a)
+            node_b = panel[holder_b] if holder_b in panel else self._panel(holder_b)
             holder_rows += [holders] * m
-            node_rows += [nodes] * m
-            seg_legs, seg_nos = segments.setdefault((*holders, *seg), ([], []))
-            seg_legs.extend(range(start + k, start + k + m))
-            seg_nos.extend([0] * m)
+            node_rows += [(node_a, node_b)] * m
+            seg_key = (holder_a, holder_b, *seg)
+            pair = segments.get(seg_key)
+            if pair is None:
+                pair = segments[seg_key] = ([], [])
+            pair[0].extend(range(start + k, start + k + m))
+            pair[1].extend([0] * m)
             if cord_offs is not None:
                 self._displace_stretch(racks, holders, seg_ms, cord_offs, (k, k + m))
             k += m
@@ -380,8 +385,6 @@ class LegLayer:
         self._displaced_here |= displaced
         self.link_ids.add_rows(flat)
         self.racks += repeat(racks, n)
-        self.holders += holder_rows
-        self.nodes += node_rows
         self.seg_m += seg_ms
         self.cord_off_m += repeat((0.0, 0.0), n) if cord_offs is None else cord_offs
 
