@@ -9,8 +9,7 @@ panel) and, on its first leg, its channel's row in the layout's
 from __future__ import annotations
 
 import math
-from itertools import repeat
-from operator import attrgetter, is_not
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -246,7 +245,6 @@ class KeptCords:
 # The channel table's columns of the cords' ordered lengths, A then B (ChannelTable.derived).
 _ORDERED = ("cord_a_m", "cord_b_m")
 _POLARITY, _PIECES = attrgetter("polarity"), attrgetter("as_built_pieces_m")
-_AS_BUILT, _OVERRIDE = attrgetter("as_built_m"), attrgetter("length_override_m")
 
 
 def _patched(last: np.ndarray | None, now: list, changed: np.ndarray) -> np.ndarray:
@@ -411,15 +409,11 @@ def recorded_lengths(design) -> dict:
 
 def typed_lengths(design) -> dict:
     """Per link with one, its typed length (:func:`typed_length`): the channel's length too
-    (mostly none is typed: a test in C, then one pass where some link has one)."""
-    links = design.links
-    if not any(map(is_not, map(_AS_BUILT, links.values()), repeat(None))) and not any(
-        map(is_not, map(_OVERRIDE, links.values()), repeat(None))
-    ):
-        return {}
+    (mostly none is typed: one pass, no call; a test by ``any`` in C was slower here, its two
+    passes over the links at ~17 ms each)."""
     return {
         lid: given[0]
-        for lid, link in links.items()
+        for lid, link in design.links.items()
         if (link.as_built_m is not None or link.length_override_m is not None)
         and (given := typed_length(link)) is not None
     }
