@@ -283,7 +283,7 @@ def _style_groups(design, groups, members, racks, medium, ports, rack_ids, fibre
     rack_a, rack_b = racks[0][members], racks[1][members]
     n_racks, n_media = len(rack_ids), len(ports)
     kind = (rack_a * n_racks + rack_b) * n_media + medium[members]
-    kinds, kind_of = np.unique(kind, return_inverse=True)
+    kinds, kind_of = _unique_inverse(kind)
     group_of_kind = np.full(len(kinds), -1, dtype=np.int64)
     keys: dict[tuple, int] = {}
     for k, code in enumerate(kinds.tolist()):
@@ -309,6 +309,23 @@ def _style_groups(design, groups, members, racks, medium, ports, rack_ids, fibre
         rows = members[start:end]
         groups[key] = np.repeat(rows, times[start:end]) if several else rows
         start = end
+
+
+def _unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)`` by a stable argsort: the members come in
+    the plant's order, which is mostly their kinds' (a generated hall's links run rack by
+    rack), and a stable sort of nearly sorted int64 is ~10x quicker than the quicksort
+    ``np.unique`` does (~2 vs ~24 ms for a zoned XL hall's 393k members)."""
+    if not len(values):
+        return np.unique(values, return_inverse=True)
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    starts = np.empty(len(values), dtype=bool)
+    starts[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=starts[1:])
+    inverse = np.empty(len(values), dtype=np.int64)
+    inverse[order] = np.cumsum(starts) - 1
+    return ordered[starts], inverse
 
 
 def _end_key(
@@ -385,7 +402,7 @@ def _route_links(link_ids, horizontal, rack_a, rack_b, rack_ids) -> dict[tuple[s
     # there need their ids compared (Python's str order, the greatest wins): not a rank of
     # every id (a numpy string array of 393k ids at zoned XL was half of this function).
     pair = rack_a[inter] * len(rack_ids) + rack_b[inter]
-    order = np.lexsort((h, pair))
+    order = _by_pair_then_length(pair, h)
     pair, h, rows = pair[order], h[order], inter[order]
     n = len(rows)
     last = np.flatnonzero(np.append(pair[1:] != pair[:-1], True))
@@ -411,6 +428,19 @@ def _route_links(link_ids, horizontal, rack_a, rack_b, rack_ids) -> dict[tuple[s
         (names[a], names[b]): link_id
         for a, b, link_id in zip(rack_a[ends].tolist(), rack_b[ends].tolist(), chosen, strict=True)
     }
+
+
+def _by_pair_then_length(pair: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """``np.lexsort((h, pair))`` (no NaN in ``h``): a stable sort by pair alone is that order
+    when each pair's lengths already rise in it (a pair's links mostly share one route: all
+    of a zoned XL hall's do), and the links come nearly in pair order, which a stable sort
+    takes in ~2 ms where the two-key sort took ~11."""
+    order = np.argsort(pair, kind="stable")
+    by_pair, length = pair[order], h[order]
+    same = by_pair[1:] == by_pair[:-1]
+    if np.all(length[1:][same] >= length[:-1][same]):
+        return order
+    return np.lexsort((h, pair))
 
 
 def _via_nodes(

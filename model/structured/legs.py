@@ -306,7 +306,7 @@ class LegLayer:
             assert chunks is not None
             link_cols = [tuple([ids[c] for c in chunk]) for chunk in chunks]
         if own_route and lone:
-            seg_ms = list(zip(map(horizontal.__getitem__, flat), strict=True))
+            seg_ms = _route_lengths(horizontal, flat)
         elif own_route:
             assert chunks is not None
             seg_ms = [(max([horizontal[c] for c in chunk]),) for chunk in chunks]
@@ -346,25 +346,29 @@ class LegLayer:
         # (0, 0) where neither panel is one): the path's flag in ``paths``, as _displaced's.
         displaced = bool(home) and any(h in home for runs in (runs_a, runs_b) for h, _ in runs)
         if own_route:
-            _, horizontal = self._ids_and_horizontal()
-            seg_ms = list(zip(map(horizontal.__getitem__, flat), strict=True))
+            seg_ms = _route_lengths(self._ids_and_horizontal()[1], flat)
         else:
             seg_ms = [fixed_m] * n
         cord_offs = [(0.0, 0.0)] * n if displaced else None
         start = len(self.link_ids)
-        holder_rows: list[tuple[str, str]] = []
-        node_rows: list[tuple[Element, Element]] = []
+        # Each stretch's legs straight onto the layer's columns (no list per path copied on).
+        holder_rows, node_rows, panel = self.holders, self.nodes, self._panel_element
         i = j = k = 0
         left_a, left_b = runs_a[0][1], runs_b[0][1]
         while True:
             m = min(left_a, left_b)
-            holders = (runs_a[i][0], runs_b[j][0])
-            nodes = (self._panel(holders[0]), self._panel(holders[1]))
+            holder_a, holder_b = runs_a[i][0], runs_b[j][0]
+            holders = (holder_a, holder_b)
+            node_a = panel[holder_a] if holder_a in panel else self._panel(holder_a)
+            node_b = panel[holder_b] if holder_b in panel else self._panel(holder_b)
             holder_rows += [holders] * m
-            node_rows += [nodes] * m
-            seg_legs, seg_nos = segments.setdefault((*holders, *seg), ([], []))
-            seg_legs.extend(range(start + k, start + k + m))
-            seg_nos.extend([0] * m)
+            node_rows += [(node_a, node_b)] * m
+            seg_key = (holder_a, holder_b, *seg)
+            pair = segments.get(seg_key)
+            if pair is None:
+                pair = segments[seg_key] = ([], [])
+            pair[0].extend(range(start + k, start + k + m))
+            pair[1].extend([0] * m)
             if cord_offs is not None:
                 self._displace_stretch(racks, holders, seg_ms, cord_offs, (k, k + m))
             k += m
@@ -381,8 +385,6 @@ class LegLayer:
         self._displaced_here |= displaced
         self.link_ids.add_rows(flat)
         self.racks += repeat(racks, n)
-        self.holders += holder_rows
-        self.nodes += node_rows
         self.seg_m += seg_ms
         self.cord_off_m += repeat((0.0, 0.0), n) if cord_offs is None else cord_offs
 
@@ -539,6 +541,21 @@ class LegLayer:
                     element = panel_element[holder] = Element("panel", holder, MPO_PANEL)
                 elements.append(element)
         return tuple(holders), elements
+
+
+def _route_lengths(horizontal: list[float], rows) -> list[tuple[float]]:
+    """Per leg of one member (``rows``), its one segment's length: its member's own route
+    (``horizontal``). The links of a path between the same two racks mostly share one tray
+    route, so where every length is the first's (bit for bit: equal and non-zero, as
+    only 0.0 and -0.0 are equal and differ), the legs share one 1-tuple: a zoned XL hall's
+    393k legs held a tuple each."""
+    lengths = list(map(horizontal.__getitem__, rows))
+    if not lengths:
+        return []
+    first = lengths[0]
+    if first != 0.0 and lengths.count(first) == len(lengths):
+        return [(first,)] * len(lengths)
+    return list(zip(lengths, strict=True))
 
 
 def _ordered_members(members: list[np.ndarray], columns: ChannelColumns) -> tuple[list, list]:
