@@ -267,10 +267,6 @@ def export_bom(
         with ForkedCall(bom_half, fork=True) as forked:
             phys = build_plant(plant, with_links=True, layout=layout)
             schedule = schedule_table(design, plant, phys)
-            # The sheet's columns (made on first use) made now, while the child may still run:
-            # XL with every network waited for the child (1.1 s wall on a loaded machine), then
-            # made them (~0.5 s of CPU), one after the other.
-            schedule.csv_columns()
             step("scheduled")
             lines, findings, summary = forked.result()
         step("analysed")
