@@ -226,9 +226,12 @@ def _label_order(
     labels: the schedule's, else the link's own or its id). In schedule order the labels come
     nearly sorted (one sort of a zoned XL hall's 393k: ~0.03 s); where two links share a label
     (the schedule's labels are unique, a link's own need not be), by id, then (stable) by
-    label: sorted by id the labels come nearly in order too."""
-    ids = list(map(links.ids.__getitem__, at.tolist()))
-    labels = list(map(links.labels.__getitem__, at.tolist()))
+    label: sorted by id the labels come nearly in order too. ``at``: distinct rows, ascending;
+    as many as the schedule's (every link paneled: a zoned XL hall), they are all of them, in
+    order, and the schedule's lists are read as they are (gathered they were ~0.06 s)."""
+    every = len(at) == len(links.ids)
+    ids = links.ids if every else list(map(links.ids.__getitem__, at.tolist()))
+    labels = links.labels if every else list(map(links.labels.__getitem__, at.tolist()))
     if not all(labels):
         labels = [label or facts.label(i) for i, label in zip(ids, labels, strict=True)]
     pick = sorted(range(len(ids)), key=labels.__getitem__)
@@ -238,7 +241,8 @@ def _label_order(
         by_label = list(map(labels.__getitem__, by_id))
         pick = list(map(by_id.__getitem__, sorted(range(len(by_id)), key=by_label.__getitem__)))
         ordered = list(map(labels.__getitem__, pick))
-    return list(map(ids.__getitem__, pick)), at[np.array(pick, dtype=np.int64)], ordered
+    picked = np.array(pick, dtype=np.int64)
+    return list(map(ids.__getitem__, pick)), picked if every else at[picked], ordered
 
 
 def _cord_cables(

@@ -116,11 +116,26 @@ def _width(value: object) -> int:
     return max((len(line) for line in str(value).splitlines()), default=0)
 
 
+def _values_width(values: list) -> int:
+    """``max(map(_width, values), default=0)``, a column at a time: text by C-level passes over
+    its lines, whole numbers and decimals once per distinct value. Why: ~45k cells of an XL
+    schedule's first rows, one ``_width`` call each, were ~0.07 s of the workbook's CPU."""
+    kinds = set(map(type, values))
+    if type(None) in kinds:
+        kinds.discard(type(None))
+        values = [v for v in values if v is not None]
+    if kinds == {str}:  # exact str: a Formula or other subclass goes by _width
+        return max(map(len, "\n".join(values).splitlines()), default=0)
+    if kinds == {int} or (kinds == {float} and 0.0 not in values):  # -0.0 == 0.0, wider
+        values = list(set(values))
+    return max(map(_width, values), default=0)
+
+
 def _column_widths(sheet: Sheet) -> list[float]:
     widths = [len(h) for h in sheet.header]
     if sheet.columns:  # column by column: no row tuples to build
         for col, values in enumerate(column_heads(sheet.columns, _WIDTH_SAMPLE_ROWS)):
-            widths[col] = max(widths[col], max(map(_width, values[:_WIDTH_SAMPLE_ROWS]), default=0))
+            widths[col] = max(widths[col], _values_width(values[:_WIDTH_SAMPLE_ROWS]))
     else:
         for row in sheet.head_rows(_WIDTH_SAMPLE_ROWS):
             for col, value in enumerate(row):
