@@ -52,9 +52,12 @@ def design_ids(design: Design) -> set[str]:
 
 
 def _ids_besides_links(design: Design) -> set[str]:
+    """The ids ``Design._check_new_ids`` compares a new link's with, but the links' own: the
+    dimension lines' too (a link named like one was accepted here and refused by ``add_links``)."""
     ids = set(design.racks)
     ids.update(design.devices, design.trays)
     ids.update(o.id for o in design.hall.obstacles)
+    ids.update(d.id for d in design.hall.dimensions)
     return ids
 
 
