@@ -28,6 +28,7 @@ from model.design.entities import (
     Obstacle,
     Rack,
     Tray,
+    share_empty_polarity,
 )
 from model.files.checks import LoadProblem, check_document
 from model.files.document import DesignDocument
@@ -198,8 +199,20 @@ def parse_document(
 def _parse(
     data: bytes, source: str, migrations: Mapping[int, Migration], current_version: int
 ) -> tuple[DesignDocument | None, list[LoadProblem], dict[str, Sequence[int]]]:
-    """(document, problems, file index of each record kept). The fast path decodes straight
-    into the document; only a file with a problem takes the slow path that finds them all."""
+    """(document, problems, file index of each record kept), each link without a polarity
+    record holding the shared empty one (a file's ``"polarity": {}`` too, so that it is left
+    out on save as it always was: see ``model.design.entities.NO_POLARITY``)."""
+    document, problems, indices = _decode(data, source, migrations, current_version)
+    if document is not None:
+        document.links = share_empty_polarity(document.links)
+    return document, problems, indices
+
+
+def _decode(
+    data: bytes, source: str, migrations: Mapping[int, Migration], current_version: int
+) -> tuple[DesignDocument | None, list[LoadProblem], dict[str, Sequence[int]]]:
+    """:func:`_parse` but the polarity records. The fast path decodes straight into the
+    document; only a file with a problem takes the slow path that finds them all."""
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8) :]  # Windows editors add one; it carries no meaning
     # A file of the current version (every file the editor and the generators write) is decoded
