@@ -16,8 +16,9 @@ carried the collector's 16-byte header: 786k ends at XL, ~13 MB and ~6 % of the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import repeat
-from operator import attrgetter, is_not
+from operator import attrgetter, countOf, is_not
 from typing import Annotated, Final, Literal, NoReturn
 
 from msgspec import Meta, Struct
@@ -305,6 +306,20 @@ def share_empty_polarity(links: list[Link]) -> list[Link]:
     ]
 
 
+_EXTRAS = attrgetter("medium", "label", "via", "as_built_pieces_m")
+_NO_EXTRAS = ("auto", "", (), ())
+
+
+def plain_links(links: Sequence[Link]) -> bool:
+    """True when no link pins a medium or has a label, a via, recorded pieces or any polarity
+    record but :data:`NO_POLARITY` (what a generated hall's links all are): then the loader's
+    checks of those fields have nothing to look at. Two passes in C (~55 ms at XL), where the
+    loader asked each field of every link on its own (six passes, ~75 ms)."""
+    return countOf(map(_EXTRAS, links), _NO_EXTRAS) == len(links) and not any(
+        map(is_not, map(_POLARITY, links), repeat(NO_POLARITY))
+    )
+
+
 class Link(Struct, gc=False, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
     """A cable between two ports.
 
@@ -476,6 +491,7 @@ __all__ = [
     "U_HEIGHT_M",
     "RACK_PLINTH_M",
     "new_id_factory",
+    "plain_links",
     "plan_size",
     "port_height_m",
     "share_empty_polarity",

@@ -20,19 +20,11 @@ from model.catalog.components import CatalogError, CatalogFile
 from model.design import limits
 from model.design.bulk_load import add_loaded_devices, add_loaded_links
 from model.design.design import Design, DesignError
-from model.design.entities import (
-    ENTITY_KINDS,
-    Device,
-    Hall,
-    Link,
-    Obstacle,
-    Rack,
-    Tray,
-    share_empty_polarity,
-)
+from model.design.entities import ENTITY_KINDS, share_empty_polarity
 from model.files.checks import LoadProblem, check_document
 from model.files.document import DesignDocument
 from model.files.migrations import MIGRATIONS, Migration
+from model.files.record_problems import deeper_than, record_problems, too_deep, validation_problem
 from model.runtime.gc_policy import building_design
 
 if TYPE_CHECKING:
@@ -228,11 +220,11 @@ def _decode(
     try:
         header = msgspec.json.decode(data, type=_Header)
     except msgspec.ValidationError as exc:
-        return None, [_validation_problem(exc)], {}
+        return None, [validation_problem(exc)], {}
     except msgspec.DecodeError as exc:
         return None, [LoadProblem("$", f"is not valid JSON ({exc})")], {}
     except RecursionError:
-        return None, [_too_deep("$")], {}
+        return None, [too_deep("$")], {}
     version = _checked_version(header, current_version)
     if isinstance(version, LoadProblem):
         return None, [version], {}
@@ -243,7 +235,7 @@ def _decode(
     except msgspec.DecodeError as exc:
         return None, [LoadProblem("$", f"is not valid JSON ({exc})")], {}
     except RecursionError:
-        return None, [_too_deep("$")], {}
+        return None, [too_deep("$")], {}
     for step in range(version, current_version):
         if step not in migrations:
             gap = f"no migration from version {step} to {step + 1}"
@@ -256,9 +248,9 @@ def _decode(
     except (msgspec.ValidationError, RecursionError):
         pass
     # Only a file with a problem walks its whole tree (iteratively, before any recursive code).
-    deep = _deeper_than(raw, limits.MAX_JSON_DEPTH)
+    deep = deeper_than(raw, limits.MAX_JSON_DEPTH)
     if deep:
-        return None, [_too_deep(deep)], {}
+        return None, [too_deep(deep)], {}
     return record_problems(raw)
 
 
@@ -289,97 +281,6 @@ def _identity_indices(document: DesignDocument) -> dict[str, Sequence[int]]:
     }
     indices["obstacles"] = range(len(document.hall.obstacles))
     return indices
-
-
-def record_problems(
-    raw: dict[str, Any],
-) -> tuple[DesignDocument | None, list[LoadProblem], dict[str, Sequence[int]]]:
-    """The slow path: convert each part and each record on its own, so that every bad one is
-    reported (with its path) and the good ones still make a (partial) document."""
-    problems: list[LoadProblem] = []
-    parts: dict[str, Any] = {}
-    indices: dict[str, Sequence[int]] = {}
-    fields = {f.name: f for f in msgspec.structs.fields(DesignDocument)}
-    for key in raw:
-        if key not in fields:
-            problems.append(LoadProblem(f"$.{key}", "unknown field"))
-    for name, field in fields.items():
-        if name not in raw:
-            if field.required:
-                problems.append(LoadProblem(f"$.{name}", "missing (required)"))
-            continue
-        value = raw[name]
-        if name in ENTITY_KINDS:
-            record_type = _RECORD_TYPES[name]
-            if not isinstance(value, list):
-                problems.append(LoadProblem(f"$.{name}", "expected an array"))
-                continue
-            parts[name], indices[name] = _convert_each(
-                value, record_type, name, f"$.{name}", problems
-            )
-        elif (
-            name == "hall" and isinstance(value, dict) and isinstance(value.get("obstacles"), list)
-        ):
-            obstacles, indices["obstacles"] = _convert_each(
-                value["obstacles"], Obstacle, "obstacles", "$.hall.obstacles", problems
-            )
-            try:
-                hall = msgspec.convert({**value, "obstacles": []}, type=Hall)
-                parts[name] = msgspec.structs.replace(hall, obstacles=obstacles)
-            except msgspec.ValidationError as exc:
-                problems.append(_validation_problem(exc, "$.hall"))
-        else:
-            try:
-                parts[name] = msgspec.convert(value, type=field.type)
-            except msgspec.ValidationError as exc:
-                problems.append(_validation_problem(exc, f"$.{name}"))
-    if any(p.record is None for p in problems) or "hall" not in parts or "name" not in parts:
-        return None, problems, indices
-    for key in (*ENTITY_KINDS, "obstacles"):
-        indices.setdefault(key, [])
-    return DesignDocument(**parts), problems, indices
-
-
-def _convert_each(
-    items: list[Any], record_type: Any, kind: str, path: str, problems: list[LoadProblem]
-) -> tuple[list[Any], list[int]]:
-    """Each item converted on its own: the good ones and their file indices; a problem (with
-    its path and its record's kind and index) appended for each bad one."""
-    kept: list[Any] = []
-    indices: list[int] = []
-    for i, item in enumerate(items):
-        try:
-            kept.append(msgspec.convert(item, type=record_type))
-            indices.append(i)
-        except msgspec.ValidationError as exc:
-            found = _validation_problem(exc, f"{path}[{i}]")
-            problems.append(found._replace(record=(kind, i)))
-    return kept, indices
-
-
-_RECORD_TYPES = {"trays": Tray, "racks": Rack, "devices": Device, "links": Link}
-
-
-def _deeper_than(node: Any, depth: int) -> str:
-    """The JSON path of a value nested deeper than ``depth`` levels, or "" (iterative: a file
-    of 100,000 nested arrays must not exhaust the Python stack)."""
-    stack = [(node, "$", 1)]
-    while stack:
-        value, path, level = stack.pop()
-        if isinstance(value, dict | list):
-            if level > depth:
-                return path
-            items = value.items() if isinstance(value, dict) else enumerate(value)
-            for key, child in items:
-                child_path = f"{path}.{key}" if isinstance(value, dict) else f"{path}[{key}]"
-                stack.append((child, child_path, level + 1))
-    return ""
-
-
-def _too_deep(path: str) -> LoadProblem:
-    return LoadProblem(
-        path, f"nested deeper than {limits.MAX_JSON_DEPTH} levels (no design is nested so deep)"
-    )
 
 
 def build_design(
@@ -452,15 +353,6 @@ def _build(
             break
     design.revision = 0
     return design, problems
-
-
-def _validation_problem(exc: msgspec.ValidationError, prefix: str = "$") -> LoadProblem:
-    message = str(exc)
-    json_path = prefix
-    if " - at `" in message:
-        message, _, tail = message.rpartition(" - at `")
-        json_path = prefix + tail.rstrip("`")[1:]  # msgspec's path starts with "$"
-    return LoadProblem(json_path, message)
 
 
 # ------------------------------------------------------------------------------------ writing
