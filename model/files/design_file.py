@@ -20,7 +20,7 @@ from model.catalog.components import CatalogError, CatalogFile
 from model.design import limits
 from model.design.bulk_load import add_loaded_devices, add_loaded_links
 from model.design.design import Design, DesignError
-from model.design.entities import ENTITY_KINDS, share_empty_polarity
+from model.design.entities import ENTITY_KINDS, plain_links, share_empty_polarity
 from model.files.checks import LoadProblem, check_document
 from model.files.document import DesignDocument
 from model.files.migrations import MIGRATIONS, Migration
@@ -105,13 +105,14 @@ def read_design_bytes(
 ) -> Design:
     """parse -> migrate -> validate -> build; any problem raises :class:`DesignFileError`."""
     with building_design():
-        document = parse_document(
-            data, source, migrations=migrations, current_version=current_version
-        )
-        problems = check_document(document)
+        document, problems, _, plain = _parse(data, source, migrations, current_version)
+        if problems or document is None:
+            raise DesignFileError.from_problems(source, problems)
+        # The checks and the build skip the passes over the links that ``plain`` answered.
+        problems = check_document(document, links_plain=plain)
         if problems:
             raise DesignFileError.from_problems(source, problems)
-        return build_design(document, source)
+        return build_design(document, source, links_plain=plain)
 
 
 class Salvage(NamedTuple):
@@ -135,7 +136,7 @@ def salvage_design_bytes(
     hall outline, the settings, the custom types, a limit on the whole file). Only reads.
     """
     with building_design():
-        document, problems, indices = _parse(data, source, migrations, current_version)
+        document, problems, indices, _ = _parse(data, source, migrations, current_version)
         if document is None or any(p.record is None for p in problems):
             raise DesignFileError.from_problems(source, problems)
         checked = check_document(document)
@@ -182,7 +183,7 @@ def parse_document(
     current_version: int = SCHEMA_VERSION,
 ) -> DesignDocument:
     """Parse and migrate to the current schema; validates types and ranges, not references."""
-    document, problems, _ = _parse(data, source, migrations, current_version)
+    document, problems, _, _ = _parse(data, source, migrations, current_version)
     if problems or document is None:
         raise DesignFileError.from_problems(source, problems)
     return document
@@ -190,14 +191,16 @@ def parse_document(
 
 def _parse(
     data: bytes, source: str, migrations: Mapping[int, Migration], current_version: int
-) -> tuple[DesignDocument | None, list[LoadProblem], dict[str, Sequence[int]]]:
-    """(document, problems, file index of each record kept), each link without a polarity
-    record holding the shared empty one (a file's ``"polarity": {}`` too, so that it is left
-    out on save as it always was: see ``model.design.entities.NO_POLARITY``)."""
+) -> tuple[DesignDocument | None, list[LoadProblem], dict[str, Sequence[int]], bool]:
+    """(document, problems, file index of each record kept, whether its links are plain:
+    ``model.design.entities.plain_links``), each link without a polarity record holding the
+    shared empty one (a file's ``"polarity": {}`` too, so that it is left out on save as it
+    always was: see ``model.design.entities.NO_POLARITY``)."""
     document, problems, indices = _decode(data, source, migrations, current_version)
-    if document is not None:
+    plain = document is not None and plain_links(document.links)
+    if document is not None and not plain:
         document.links = share_empty_polarity(document.links)
-    return document, problems, indices
+    return document, problems, indices, plain
 
 
 def _decode(
@@ -284,14 +287,24 @@ def _identity_indices(document: DesignDocument) -> dict[str, Sequence[int]]:
 
 
 def build_design(
-    document: DesignDocument, source: str = "<design>", *, bulk: bool = True
+    document: DesignDocument,
+    source: str = "<design>",
+    *,
+    bulk: bool = True,
+    links_plain: bool = False,
 ) -> Design:
     """Check references (unique ids, racks, types, ports) and build the Design; raises
     :class:`DesignFileError` listing every record that does not fit. ``bulk=False`` adds the
     devices and links through the edit API's ``add_devices`` and ``add_links`` (the reference
-    the tests compare the bulk path of :mod:`model.design.bulk_load` with)."""
+    the tests compare the bulk path of :mod:`model.design.bulk_load` with). ``links_plain``:
+    only where ``plain_links(document.links)`` was found true (see ``add_loaded_links``)."""
     design, problems = _build(
-        document, source, _identity_indices(document), keep_going=False, bulk=bulk
+        document,
+        source,
+        _identity_indices(document),
+        keep_going=False,
+        bulk=bulk,
+        links_plain=links_plain,
     )
     if problems:
         raise DesignFileError.from_problems(source, problems)
@@ -305,6 +318,7 @@ def _build(
     *,
     keep_going: bool,
     bulk: bool = True,
+    links_plain: bool = False,
 ) -> tuple[Design, list[LoadProblem]]:
     """The design and the records it refused. Without ``keep_going`` the records after a
     refused section are not added (the design is thrown away), but every bad record of that
@@ -334,7 +348,7 @@ def _build(
         records = getattr(document, key)
         try:
             if bulk and key == "links":
-                add_loaded_links(design, records)
+                add_loaded_links(design, records, plain=links_plain)
             elif bulk and key == "devices":
                 add_loaded_devices(design, records)
             else:

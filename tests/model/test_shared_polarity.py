@@ -13,7 +13,7 @@ import pickle
 import msgspec
 import pytest
 
-from model.design.entities import NO_POLARITY, Link, share_empty_polarity
+from model.design.entities import NO_POLARITY, Link, plain_links, share_empty_polarity
 from model.files.design_file import design_to_bytes, parse_document, read_design_bytes
 from model.structured.link_polarity import set_polarity
 from tests.builders import device, empty_hall, link, rack
@@ -89,3 +89,33 @@ def test_share_empty_polarity_replaces_only_other_empty_records():
     assert shared[0].polarity is NO_POLARITY and shared[0] == a
     assert shared[1] is mixed[1]
     assert isinstance(shared[0], Link)
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"medium": "dac-800g-osfp"},
+        {"label": "to leaf"},
+        {"via": ("pp-1",)},
+        {"polarity": {"cord-1": "AA"}},
+        {"polarity": {}},  # not the shared record: the file gate still has to replace it
+        {"as_built_pieces_m": (1.0, 2.0, 1.0)},
+    ],
+    ids=lambda f: next(iter(f)),
+)
+def test_plain_links_is_false_when_one_link_has_an_entry_the_loader_checks(fields):
+    links = list(_hall().links.values())
+    assert plain_links(links)
+    links[1] = msgspec.structs.replace(links[1], **fields)
+    assert not plain_links(links)
+
+
+def test_a_plain_file_and_one_with_entries_load_to_what_they_hold():
+    design = _hall()
+    set_polarity(design, "l-2", "cord-1", "AA")
+    design.update_links([msgspec.structs.replace(design.links["l-1"], label="spare")])
+    data = design_to_bytes(design)
+    again = read_design_bytes(data)
+    assert design_to_bytes(again) == data
+    assert again.links["l-1"].label == "spare"
+    assert again.links["l-2"].polarity == {"cord-1": "AA"}
