@@ -52,9 +52,12 @@ def design_ids(design: Design) -> set[str]:
 
 
 def _ids_besides_links(design: Design) -> set[str]:
+    """The ids ``Design._check_new_ids`` compares a new link's with, but the links' own: the
+    dimension lines' too (a link named like one was accepted here and refused by ``add_links``)."""
     ids = set(design.racks)
     ids.update(design.devices, design.trays)
     ids.update(o.id for o in design.hall.obstacles)
+    ids.update(d.id for d in design.hall.dimensions)
     return ids
 
 
@@ -110,12 +113,15 @@ def _check_u_slots(
         raise BulkRefused("two devices take one U of a rack")
 
 
-def add_loaded_links(design: Design, links: Sequence[Link]) -> None:
+def add_loaded_links(design: Design, links: Sequence[Link], *, plain: bool = False) -> None:
     """Add the links of a file whose fields the decoder has already checked, accepting and
     refusing exactly what ``design.add_links(links, fields_checked=True)`` would.
 
     The whole-set checks are for a design being loaded (no links yet: the loader adds them
-    last); a design that has links takes ``add_links`` itself."""
+    last); a design that has links takes ``add_links`` itself. ``plain``: the loader found
+    ``plain_links(links)`` true, so no link pins a medium or runs via a panel, and those two
+    passes over the links are skipped. Links as the file gate gives them: an empty polarity
+    record is ``NO_POLARITY`` (``share_empty_polarity``)."""
     if design.links:
         design.add_links(links, fields_checked=True)
         return
@@ -131,13 +137,14 @@ def add_loaded_links(design: Design, links: Sequence[Link]) -> None:
         if ends.distinct_ports() != 2 * len(ids):
             raise BulkRefused("a port is used twice")
         _check_ports(design, ends)
-        pins = set(map(_MEDIUM, links)) - {"auto"}
+        pins = set() if plain else set(map(_MEDIUM, links)) - {"auto"}
         if not pins <= design.catalog.media_types.keys():
             raise BulkRefused("a link names an unknown medium")
     except BulkRefused:
         table.clear()
         raise
-    design._via_links.update(map(_ID, filter(_VIA, links)))  # links routed through panels
+    if not plain:
+        design._via_links.update(map(_ID, filter(_VIA, links)))  # links routed through panels
     # Built from ``links`` on first use (Design._port_table / _device_table): validate,
     # schedule, routes and the exports never ask, and building them is ~0.5 s at XL.
     design._port_links = design._device_links = None

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from model.catalog.ports import PortInfo, port_table
 from model.design.changes import ChangeKind
-from model.design.entities import Link
+from model.design.entities import Link, share_empty_polarity
 from model.design.link_entries import pieces_problem, record_problem, via_problem
 from model.design.records import DesignError, Removed, fit_fields, one_change
 from model.design.state import DesignState
@@ -29,6 +29,7 @@ class LinkEdits(DesignState):
         links = list(links)
         if not fields_checked:
             links = fit_fields(links, "link")
+        links = share_empty_polarity(links)
         self._check_new_ids(link.id for link in links)
         port_links = self._port_table()
         ends = [(end.device, end.port) for link in links for end in (link.a, link.b)]
@@ -108,8 +109,7 @@ class LinkEdits(DesignState):
     def update_links(self, links: Iterable[Link]) -> None:
         """Replace link records: medium, length override, as-built length, label, fabric (ends
         fixed). A changed fabric is also announced as LINKS_REFABRICKED: the topology follows it."""
-        links = list(links)
-        links = fit_fields(links, "link")
+        links = share_empty_polarity(fit_fields(list(links), "link"))
         refabricked: list[str] = []  # ids whose fabric changed: their network did
         for link in links:
             old = self.links.get(link.id)

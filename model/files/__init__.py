@@ -8,6 +8,9 @@ Modules:
   model/design/limits.py.
 - ``design_file``: Design files (``*.hall.json``): parse -> migrate -> validate -> build, and
   atomic, stable saves.
+- ``record_problems``: The slow path of reading a design file, taken only by a file with a
+  problem: each part and each record converted on its own, every bad one reported with its
+  JSON path.
 - ``output_file``: Where an output may go: regular files replaced atomically (named, locked
   temporary files that the next write of a killed one removes), ``-`` as standard output,
   devices and FIFOs written through, folders and sockets refused.

@@ -20,18 +20,11 @@ from model.catalog.components import CatalogError, CatalogFile
 from model.design import limits
 from model.design.bulk_load import add_loaded_devices, add_loaded_links
 from model.design.design import Design, DesignError
-from model.design.entities import (
-    ENTITY_KINDS,
-    Device,
-    Hall,
-    Link,
-    Obstacle,
-    Rack,
-    Tray,
-)
+from model.design.entities import ENTITY_KINDS, plain_links, share_empty_polarity
 from model.files.checks import LoadProblem, check_document
 from model.files.document import DesignDocument
 from model.files.migrations import MIGRATIONS, Migration
+from model.files.record_problems import deeper_than, record_problems, too_deep, validation_problem
 from model.runtime.gc_policy import building_design
 
 if TYPE_CHECKING:
@@ -112,13 +105,14 @@ def read_design_bytes(
 ) -> Design:
     """parse -> migrate -> validate -> build; any problem raises :class:`DesignFileError`."""
     with building_design():
-        document = parse_document(
-            data, source, migrations=migrations, current_version=current_version
-        )
-        problems = check_document(document)
+        document, problems, _, plain = _parse(data, source, migrations, current_version)
+        if problems or document is None:
+            raise DesignFileError.from_problems(source, problems)
+        # The checks and the build skip the passes over the links that ``plain`` answered.
+        problems = check_document(document, links_plain=plain)
         if problems:
             raise DesignFileError.from_problems(source, problems)
-        return build_design(document, source)
+        return build_design(document, source, links_plain=plain)
 
 
 class Salvage(NamedTuple):
@@ -142,7 +136,7 @@ def salvage_design_bytes(
     hall outline, the settings, the custom types, a limit on the whole file). Only reads.
     """
     with building_design():
-        document, problems, indices = _parse(data, source, migrations, current_version)
+        document, problems, indices, _ = _parse(data, source, migrations, current_version)
         if document is None or any(p.record is None for p in problems):
             raise DesignFileError.from_problems(source, problems)
         checked = check_document(document)
@@ -189,7 +183,7 @@ def parse_document(
     current_version: int = SCHEMA_VERSION,
 ) -> DesignDocument:
     """Parse and migrate to the current schema; validates types and ranges, not references."""
-    document, problems, _ = _parse(data, source, migrations, current_version)
+    document, problems, _, _ = _parse(data, source, migrations, current_version)
     if problems or document is None:
         raise DesignFileError.from_problems(source, problems)
     return document
@@ -197,9 +191,23 @@ def parse_document(
 
 def _parse(
     data: bytes, source: str, migrations: Mapping[int, Migration], current_version: int
+) -> tuple[DesignDocument | None, list[LoadProblem], dict[str, Sequence[int]], bool]:
+    """(document, problems, file index of each record kept, whether its links are plain:
+    ``model.design.entities.plain_links``), each link without a polarity record holding the
+    shared empty one (a file's ``"polarity": {}`` too, so that it is left out on save as it
+    always was: see ``model.design.entities.NO_POLARITY``)."""
+    document, problems, indices = _decode(data, source, migrations, current_version)
+    plain = document is not None and plain_links(document.links)
+    if document is not None and not plain:
+        document.links = share_empty_polarity(document.links)
+    return document, problems, indices, plain
+
+
+def _decode(
+    data: bytes, source: str, migrations: Mapping[int, Migration], current_version: int
 ) -> tuple[DesignDocument | None, list[LoadProblem], dict[str, Sequence[int]]]:
-    """(document, problems, file index of each record kept). The fast path decodes straight
-    into the document; only a file with a problem takes the slow path that finds them all."""
+    """:func:`_parse` but the polarity records. The fast path decodes straight into the
+    document; only a file with a problem takes the slow path that finds them all."""
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8) :]  # Windows editors add one; it carries no meaning
     # A file of the current version (every file the editor and the generators write) is decoded
@@ -215,11 +223,11 @@ def _parse(
     try:
         header = msgspec.json.decode(data, type=_Header)
     except msgspec.ValidationError as exc:
-        return None, [_validation_problem(exc)], {}
+        return None, [validation_problem(exc)], {}
     except msgspec.DecodeError as exc:
         return None, [LoadProblem("$", f"is not valid JSON ({exc})")], {}
     except RecursionError:
-        return None, [_too_deep("$")], {}
+        return None, [too_deep("$")], {}
     version = _checked_version(header, current_version)
     if isinstance(version, LoadProblem):
         return None, [version], {}
@@ -230,7 +238,7 @@ def _parse(
     except msgspec.DecodeError as exc:
         return None, [LoadProblem("$", f"is not valid JSON ({exc})")], {}
     except RecursionError:
-        return None, [_too_deep("$")], {}
+        return None, [too_deep("$")], {}
     for step in range(version, current_version):
         if step not in migrations:
             gap = f"no migration from version {step} to {step + 1}"
@@ -243,9 +251,9 @@ def _parse(
     except (msgspec.ValidationError, RecursionError):
         pass
     # Only a file with a problem walks its whole tree (iteratively, before any recursive code).
-    deep = _deeper_than(raw, limits.MAX_JSON_DEPTH)
+    deep = deeper_than(raw, limits.MAX_JSON_DEPTH)
     if deep:
-        return None, [_too_deep(deep)], {}
+        return None, [too_deep(deep)], {}
     return record_problems(raw)
 
 
@@ -278,106 +286,25 @@ def _identity_indices(document: DesignDocument) -> dict[str, Sequence[int]]:
     return indices
 
 
-def record_problems(
-    raw: dict[str, Any],
-) -> tuple[DesignDocument | None, list[LoadProblem], dict[str, Sequence[int]]]:
-    """The slow path: convert each part and each record on its own, so that every bad one is
-    reported (with its path) and the good ones still make a (partial) document."""
-    problems: list[LoadProblem] = []
-    parts: dict[str, Any] = {}
-    indices: dict[str, Sequence[int]] = {}
-    fields = {f.name: f for f in msgspec.structs.fields(DesignDocument)}
-    for key in raw:
-        if key not in fields:
-            problems.append(LoadProblem(f"$.{key}", "unknown field"))
-    for name, field in fields.items():
-        if name not in raw:
-            if field.required:
-                problems.append(LoadProblem(f"$.{name}", "missing (required)"))
-            continue
-        value = raw[name]
-        if name in ENTITY_KINDS:
-            record_type = _RECORD_TYPES[name]
-            if not isinstance(value, list):
-                problems.append(LoadProblem(f"$.{name}", "expected an array"))
-                continue
-            parts[name], indices[name] = _convert_each(
-                value, record_type, name, f"$.{name}", problems
-            )
-        elif (
-            name == "hall" and isinstance(value, dict) and isinstance(value.get("obstacles"), list)
-        ):
-            obstacles, indices["obstacles"] = _convert_each(
-                value["obstacles"], Obstacle, "obstacles", "$.hall.obstacles", problems
-            )
-            try:
-                hall = msgspec.convert({**value, "obstacles": []}, type=Hall)
-                parts[name] = msgspec.structs.replace(hall, obstacles=obstacles)
-            except msgspec.ValidationError as exc:
-                problems.append(_validation_problem(exc, "$.hall"))
-        else:
-            try:
-                parts[name] = msgspec.convert(value, type=field.type)
-            except msgspec.ValidationError as exc:
-                problems.append(_validation_problem(exc, f"$.{name}"))
-    if any(p.record is None for p in problems) or "hall" not in parts or "name" not in parts:
-        return None, problems, indices
-    for key in (*ENTITY_KINDS, "obstacles"):
-        indices.setdefault(key, [])
-    return DesignDocument(**parts), problems, indices
-
-
-def _convert_each(
-    items: list[Any], record_type: Any, kind: str, path: str, problems: list[LoadProblem]
-) -> tuple[list[Any], list[int]]:
-    """Each item converted on its own: the good ones and their file indices; a problem (with
-    its path and its record's kind and index) appended for each bad one."""
-    kept: list[Any] = []
-    indices: list[int] = []
-    for i, item in enumerate(items):
-        try:
-            kept.append(msgspec.convert(item, type=record_type))
-            indices.append(i)
-        except msgspec.ValidationError as exc:
-            found = _validation_problem(exc, f"{path}[{i}]")
-            problems.append(found._replace(record=(kind, i)))
-    return kept, indices
-
-
-_RECORD_TYPES = {"trays": Tray, "racks": Rack, "devices": Device, "links": Link}
-
-
-def _deeper_than(node: Any, depth: int) -> str:
-    """The JSON path of a value nested deeper than ``depth`` levels, or "" (iterative: a file
-    of 100,000 nested arrays must not exhaust the Python stack)."""
-    stack = [(node, "$", 1)]
-    while stack:
-        value, path, level = stack.pop()
-        if isinstance(value, dict | list):
-            if level > depth:
-                return path
-            items = value.items() if isinstance(value, dict) else enumerate(value)
-            for key, child in items:
-                child_path = f"{path}.{key}" if isinstance(value, dict) else f"{path}[{key}]"
-                stack.append((child, child_path, level + 1))
-    return ""
-
-
-def _too_deep(path: str) -> LoadProblem:
-    return LoadProblem(
-        path, f"nested deeper than {limits.MAX_JSON_DEPTH} levels (no design is nested so deep)"
-    )
-
-
 def build_design(
-    document: DesignDocument, source: str = "<design>", *, bulk: bool = True
+    document: DesignDocument,
+    source: str = "<design>",
+    *,
+    bulk: bool = True,
+    links_plain: bool = False,
 ) -> Design:
     """Check references (unique ids, racks, types, ports) and build the Design; raises
     :class:`DesignFileError` listing every record that does not fit. ``bulk=False`` adds the
     devices and links through the edit API's ``add_devices`` and ``add_links`` (the reference
-    the tests compare the bulk path of :mod:`model.design.bulk_load` with)."""
+    the tests compare the bulk path of :mod:`model.design.bulk_load` with). ``links_plain``:
+    only where ``plain_links(document.links)`` was found true (see ``add_loaded_links``)."""
     design, problems = _build(
-        document, source, _identity_indices(document), keep_going=False, bulk=bulk
+        document,
+        source,
+        _identity_indices(document),
+        keep_going=False,
+        bulk=bulk,
+        links_plain=links_plain,
     )
     if problems:
         raise DesignFileError.from_problems(source, problems)
@@ -391,6 +318,7 @@ def _build(
     *,
     keep_going: bool,
     bulk: bool = True,
+    links_plain: bool = False,
 ) -> tuple[Design, list[LoadProblem]]:
     """The design and the records it refused. Without ``keep_going`` the records after a
     refused section are not added (the design is thrown away), but every bad record of that
@@ -420,7 +348,7 @@ def _build(
         records = getattr(document, key)
         try:
             if bulk and key == "links":
-                add_loaded_links(design, records)
+                add_loaded_links(design, records, plain=links_plain)
             elif bulk and key == "devices":
                 add_loaded_devices(design, records)
             else:
@@ -439,15 +367,6 @@ def _build(
             break
     design.revision = 0
     return design, problems
-
-
-def _validation_problem(exc: msgspec.ValidationError, prefix: str = "$") -> LoadProblem:
-    message = str(exc)
-    json_path = prefix
-    if " - at `" in message:
-        message, _, tail = message.rpartition(" - at `")
-        json_path = prefix + tail.rstrip("`")[1:]  # msgspec's path starts with "$"
-    return LoadProblem(json_path, message)
 
 
 # ------------------------------------------------------------------------------------ writing

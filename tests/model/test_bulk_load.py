@@ -84,6 +84,9 @@ def _mutate(doc):
     return {
         "duplicate link id": lambda: links[1].__setitem__("id", links[0]["id"]),
         "link id of a rack": lambda: links[2].__setitem__("id", doc["racks"][0]["id"]),
+        "link id of a dimension line": lambda: doc["hall"].__setitem__(
+            "dimensions", [{"id": links[4]["id"], "a": [0.0, 0.0], "b": [1.0, 0.0]}]
+        ),
         "unknown device": lambda: links[1]["a"].__setitem__(0, "no-such-device"),
         "port used twice": lambda: links[3].__setitem__("b", list(links[0]["a"])),
         "unknown port": lambda: links[2]["b"].__setitem__(1, "zz99"),
@@ -101,7 +104,7 @@ def _errors_both_paths(data: bytes) -> tuple[DesignFileError, DesignFileError]:
     return errors[0], errors[1]
 
 
-@pytest.mark.parametrize("case", list(_mutate({"links": [{}], "racks": [{}]})))
+@pytest.mark.parametrize("case", list(_mutate({"links": [{}], "racks": [{}], "hall": {}})))
 def test_bad_file_gives_the_same_error_through_both_paths(pod, case):
     doc = json.loads(design_to_bytes(pod))
     _mutate(doc)[case]()
