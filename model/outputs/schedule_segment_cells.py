@@ -16,6 +16,7 @@ from model.outputs.schedule_segment_table import (
     PER_ROW,
     Coded,
     CodedOut,
+    Joined,
     as_coded,
     from_codes,
     pick,
@@ -154,9 +155,8 @@ def end_label(rack: Coded, u: Coded, port: Coded) -> EndLabel:
     return EndLabel(Coded(prefixes, inverse), port)
 
 
-def fill(out, at: np.ndarray, values: dict, pre_a: tuple, pre_b: tuple, turned) -> None:
-    """Rows at ``at`` of the ``out`` columns (:class:`CodedOut`, or a list of object arrays in
-    ``SCHEDULE_COLUMNS`` order): ``values`` (column -> cells), their ends ``pre_a`` to
+def fill(out: CodedOut, at: np.ndarray, values: dict, pre_a: tuple, pre_b: tuple, turned) -> None:
+    """Rows at ``at`` of the ``out`` columns: ``values`` (column -> cells), their ends ``pre_a`` to
     ``pre_b`` (label as :class:`EndLabel` or whole texts, rack, U, name, port, cage, module), from ``pre_b``
     where ``turned`` (the schedule lists the link from its B end), labelled A end to B end."""
     a, b = (_end_label(end[0]) for end in (pre_a, pre_b))
@@ -164,25 +164,25 @@ def fill(out, at: np.ndarray, values: dict, pre_a: tuple, pre_b: tuple, turned) 
     # Turned round, a row whose A end's label makes a " to " before its own (one holding a
     # space: "go to", "x to y") is split where the row's label splits first.
     at_turned = np.flatnonzero(turned & (_has_space(a.head) | _has_space(a.tail)))
+    split_at, split = [], []
     if len(at_turned):
         for i, a_text, b_text in zip(
             at_turned.tolist(), a.texts(at_turned), b.texts(at_turned), strict=True
         ):
             if f"{a_text} to ".find(" to ") != len(a_text):
                 a_label, _, b_label = f"{a_text} to {b_text}".partition(" to ")
-                label[i] = f"{b_label} to {a_label}"
-    column = {name: j for j, name in enumerate(SCHEDULE_COLUMNS)}
+                split_at.append(i)
+                split.append(f"{b_label} to {a_label}")
 
     def put(name: str, cells) -> None:
-        if isinstance(out, CodedOut):
-            out.put(name, at, cells)
-        else:
-            out[column[name]][at] = cells.cells() if isinstance(cells, Coded) else cells
+        out.put(name, at, cells)
 
     if len(values) + 1 + 2 * len(pre_a[1:]) != len(SCHEDULE_COLUMNS):  # kept under python -O
         raise AssertionError("the segment rows do not fill every schedule column")
     for name, cells in {**values, "label": label}.items():
         put(name, cells)
+    if split_at:  # those rows' labels as whole texts
+        out.put("label", at[np.asarray(split_at, dtype=np.int64)], objects(split, len(split)))
     # Each end's field picked as it is put: the 14 picked columns held at once were ~40 MB
     # of codes per ~0.4 M cords at zoned XL, at the schedule's peak.
     for name, a, b in zip(_END + ("cage", "module"), pre_a[1:], pre_b[1:], strict=True):
@@ -197,22 +197,15 @@ def _end_label(label) -> EndLabel:
     return EndLabel(Coded([""], np.zeros(len(label), dtype=np.int64)), label)
 
 
-def _labels(turned: np.ndarray, a: EndLabel, b: EndLabel) -> np.ndarray:
-    """``{first} to {second}`` per row (an object array), ``a`` first but where ``turned``:
-    each row's text joined once from the four parts, the `` to `` folded into the second
-    head's few distinct values."""
+def _labels(turned: np.ndarray, a: EndLabel, b: EndLabel) -> Joined:
+    """``{first} to {second}`` per row as its four parts (never joined here: the CSV writer
+    lays them side by side, ~0.9 M labels at zoned XL), ``a`` first but where ``turned``, the
+    `` to `` folded into the second head's few distinct values."""
     first_head, second_head = pick(turned, a.head, b.head), pick(turned, b.head, a.head)
     second_head = Coded([" to " + v for v in second_head.values], second_head.codes)
-    parts = [
-        part.cells().tolist() if isinstance(part, Coded) else part.tolist()
-        for part in (
-            first_head,
-            pick(turned, a.tail, b.tail),
-            second_head,
-            pick(turned, b.tail, a.tail),
-        )
-    ]
-    return objects(map("".join, zip(*parts, strict=True)), len(turned))
+    return Joined(
+        (first_head, pick(turned, a.tail, b.tail), second_head, pick(turned, b.tail, a.tail))
+    )
 
 
 def _has_space(cells) -> np.ndarray:

@@ -13,15 +13,20 @@ distinct row: the same bytes as the full columns (the writers' contract), withou
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 
 from model.common.arrays import unique_inverse
 from model.outputs.schedule_columns import SCHEDULE_COLUMNS, coded, objects
+from model.outputs.writers.csv_writer import JoinedColumn
 
 # The columns kept as codes; the others (one value per row, or nearly) stay object arrays.
-PER_ROW = ("cable_id", "link_id", "label", "a_cage", "b_cage")
-CODED = tuple(name for name in SCHEDULE_COLUMNS if name not in PER_ROW)
+PER_ROW = ("a_cage", "b_cage")
+# The columns kept as parts joined per row (JoinedColumn), each part coded: a label's heads
+# (one per device or patch point) and ports, a cable id's link and suffix (``:cord-a``).
+JOINED = {"cable_id": 2, "label": 4}
+CODED = tuple(name for name in SCHEDULE_COLUMNS if name not in PER_ROW and name not in JOINED)
 CODE32_MAX = int(np.iinfo(np.int32).max)  # the last value index an int32 code holds
 
 
@@ -78,6 +83,18 @@ def texts(values: np.ndarray) -> Coded:
     return Coded([str(v) for v in uniq.tolist()], inverse)
 
 
+class Joined(NamedTuple):
+    """A joined column's cells (:data:`JOINED`) as their parts, each a :class:`Coded`, an
+    object array or one value: a row's cell is its parts joined."""
+
+    parts: tuple
+
+
+def _part(name: str, j: int) -> str:
+    """The name of part ``j`` of joined column ``name`` in :class:`CodedOut`."""
+    return f"{name}:{j}"
+
+
 class CodedOut:
     """The segment table's columns being filled: the coded ones as value lists and a code per
     row (each source's values appended, its codes shifted past those before), the others as
@@ -85,29 +102,52 @@ class CodedOut:
 
     def __init__(self, n: int) -> None:
         self.n = n
-        self.values: dict[str, list] = {name: [] for name in CODED}
+        coded = [*CODED, *(_part(name, j) for name, size in JOINED.items() for j in range(size))]
+        self.values: dict[str, list] = {name: [] for name in coded}
         # int32 codes: 17 columns of ~0.9 M rows at zoned XL are 60 MB less than int64 ones.
         # A code indexes its column's values (not its rows), so a column whose values pass
         # int32 becomes int64 then (:meth:`put`).
-        self.codes = {name: np.zeros(n, dtype=np.int32) for name in CODED}
+        self.codes = {name: np.zeros(n, dtype=np.int32) for name in coded}
         self.cells = {name: np.empty(n, dtype=object) for name in PER_ROW}
+        # Per coded column, the value lists put whole (by identity: a list held here) and
+        # where they start: the link table's ids and figures, read at each kind of row, are
+        # then in the column's values once (~0.4 M link ids at zoned XL, not ~1.2 M).
+        self._placed: dict[str, dict[int, tuple[list, int, int]]] = {name: {} for name in coded}
 
     def put(self, name: str, at: np.ndarray, cells) -> None:
-        """Rows ``at`` of column ``name``: a :class:`Coded`, an object array or one value."""
+        """Rows ``at`` of column ``name``: a :class:`Coded`, an object array or one value; for
+        a joined column (``JOINED``) also :class:`Joined` parts (a whole text is its first
+        part, the others empty)."""
         if name in self.cells:
             self.cells[name][at] = cells.cells() if isinstance(cells, Coded) else cells
             return
+        if name in JOINED:
+            parts = cells.parts if isinstance(cells, Joined) else (cells,)
+            for j in range(JOINED[name]):
+                self.put(_part(name, j), at, parts[j] if j < len(parts) else "")
+            return
         got = as_coded(cells, len(at))
         values = self.values[name]
+        placed = self._placed[name].get(id(got.values))
+        if placed is not None and placed[0] is got.values and placed[2] == len(got.values):
+            self.codes[name][at] = got.codes + placed[1]
+            return
         if len(values) + len(got.values) > CODE32_MAX and self.codes[name].dtype != np.int64:
             self.codes[name] = self.codes[name].astype(np.int64)
         self.codes[name][at] = got.codes + len(values)
+        self._placed[name][id(got.values)] = (got.values, len(values), len(got.values))
         values.extend(got.values)
+
+    def joined(self, name: str) -> JoinedColumn:
+        """Joined column ``name`` (``JOINED``) as its parts."""
+        return JoinedColumn(
+            [(self.values[_part(name, j)], self.codes[_part(name, j)]) for j in range(JOINED[name])]
+        )
 
     def column(self, name: str) -> tuple[list, np.ndarray]:
         """Column ``name`` as (values, code per row) (a per-row column: its cells, 0..n-1)."""
-        if name in self.cells:
-            return self.cells[name].tolist(), np.arange(self.n, dtype=np.int64)
+        if name in self.cells or name in JOINED:
+            return self.full(name), np.arange(self.n, dtype=np.int64)
         if name not in self.values:  # the device ids: not kept for segment rows
             return [], np.zeros(0, dtype=np.int64)
         return self.values[name], self.codes[name]
@@ -116,18 +156,22 @@ class CodedOut:
         """Column ``name`` as one value per row."""
         if name in self.cells:
             return self.cells[name].tolist()
+        if name in JOINED:
+            return self.joined(name).texts(slice(None))
         values = self.values[name]
         return objects(values, len(values))[self.codes[name]].tolist() if self.n else []
 
     def writer_columns(self) -> list:
         """The columns as the CSV and XLSX writers take them: the link table's runs
         (an end's rack, U and device; a port; the plant figures; the parts; the route) as
-        :class:`~model.outputs.writers.csv_writer.CodedColumns`, the rest as lists."""
+        :class:`~model.outputs.writers.csv_writer.CodedColumns`, the cable id, link id and
+        label as :class:`~model.outputs.writers.csv_writer.JoinedColumn` (a plain sequence
+        to the XLSX writer), the cages as lists."""
         col = self.column
         return [
-            self.full("cable_id"),
+            self.joined("cable_id"),
             self.full("link_id"),
-            self.full("label"),
+            self.joined("label"),
             coded([col(f"a_{k}") for k in ("rack", "u", "device")]),
             coded([col("a_port")]),
             coded([col(f"b_{k}") for k in ("rack", "u", "device")]),

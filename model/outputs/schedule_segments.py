@@ -71,8 +71,10 @@ from model.outputs.schedule_segment_cells import (
 )
 from model.outputs.schedule_segment_ports import Middles, number_ports, trunk_end_ports
 from model.outputs.schedule_segment_table import (
+    JOINED,
     Coded,
     CodedOut,
+    Joined,
     texts,
 )
 from model.structured.channels import channel_plant_rows, channel_rows_of_plant_rows
@@ -207,7 +209,10 @@ class _Segments:
         direct_rows = np.flatnonzero(direct)
         if len(direct_rows):
             for name in SCHEDULE_COLUMNS:
-                out.put(name, start[direct_rows], gathered_cells(self.codes, name, direct_rows))
+                got = gathered_cells(self.codes, name, direct_rows)
+                if name in JOINED:  # whole texts (not the link table's full list, kept here)
+                    got = got.cells()
+                out.put(name, start[direct_rows], got)
         if self.forget is not None:  # the link labels: read for the order and direct rows only
             self.forget("label")
         # Where each segment goes: its place in its link's block, counted from the B end
@@ -291,10 +296,19 @@ class _Segments:
         pre_a, pre_b = (device, front) if side == "a" else (front, device)
         turned = swapped[row]
         link = cells["link_id"][row]
-        cable_id = link + f":cord-{side}"
-        several = self.copies[ch] > 1  # a cord per fibre: suffixed .1, .2 (most have one)
+        # The link, then ":cord-a" (".1", ".2" more where a cord per fibre: most have one),
+        # parts of one cell the writers join (no text made per cord here)
+        suffix = f":cord-{side}"
+        several = self.copies[ch] > 1
         if several.any():
-            cable_id = cable_id + np.where(several, "." + texts(k + 1).cells(), "")
+            copy = texts(k + 1)
+            suffixes = Coded(
+                [f"{suffix}.{v}" for v in copy.values] + [suffix],
+                np.where(several, copy.codes, len(copy.values)),
+            )
+        else:
+            suffixes = Coded([suffix], np.zeros(len(row), dtype=np.int64))
+        cable_id = Joined((link, suffixes))
         lengths, ordered, parts = self._cord_figures(side)
         values = {
             "cable_id": cable_id,
@@ -396,8 +410,8 @@ class _Segments:
                 port[front] = [t.replace("R", "") for t in port[front].tolist()]
             label = EndLabel(self._point_heads()[point], port)
             ends.append((label, names[0][point], names[1][point], names[2][point], port))
-        listed = objects(mids.trunk_ids, len(mids.trunk_ids))[codes].tolist()
-        trunks = list(map(self.trunks.__getitem__, listed))
+        cable_id = Coded(mids.trunk_ids, codes)  # the trunk's id
+        trunks = list(map(self.trunks.__getitem__, cable_id.cells().tolist()))
         # Each trunk's fields read by one C loop per field (~100k trunks at zoned XL), its
         # part number made once per (trunk part, ordered m), coded by that pair
         ordered_m = list(map(_ORDERED_M, trunks))
@@ -425,7 +439,7 @@ class _Segments:
             )
         )
         values = {
-            "cable_id": objects(listed, len(listed)),
+            "cable_id": cable_id,
             "link_id": cells["link_id"][rows],
             "speed_gbps": cells["speed_gbps"][rows],
             "medium": cells["medium"][rows],

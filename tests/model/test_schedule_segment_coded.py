@@ -9,7 +9,7 @@ import numpy as np
 from model.engine.routed_links import RoutedLinks
 from model.outputs.schedule import SCHEDULE_COLUMNS, schedule_table
 from model.outputs.schedule_segment_table import Coded, pick
-from model.outputs.writers.csv_writer import CodedColumns, csv_column_bytes
+from model.outputs.writers.csv_writer import CodedColumns, JoinedColumn, csv_column_bytes
 from model.outputs.writers.xlsx_columns import columns_xml
 from model.plant.physical_plant import build_plant
 from tests.model.test_channel_table import _mixed, pod_file  # noqa: F401 (a fixture)
@@ -21,6 +21,7 @@ def _same_bytes_coded_and_full(design) -> None:
     table = schedule_table(design, plant, build_plant(plant, with_links=True))
     coded = table.csv_columns()
     assert sum(isinstance(c, CodedColumns) for c in coded) == 7  # the runs, not full lists
+    assert [isinstance(c, JoinedColumn) for c in coded[:3]] == [True, False, True]  # ids, labels
     full = table.column_list()
     assert len(full[0]) > 0 and {len(c) for c in full} == {len(table)}
     assert csv_column_bytes(SCHEDULE_COLUMNS, coded) == csv_column_bytes(SCHEDULE_COLUMNS, full)

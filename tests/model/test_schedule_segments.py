@@ -258,19 +258,20 @@ def test_a_segment_made_from_its_b_end_is_the_old_swap(a_label, b_label, kind):
 
     from model.outputs.schedule_columns import objects
     from model.outputs.schedule_segment_cells import fill
+    from model.outputs.schedule_segment_table import CodedOut
 
     a = (a_label, "A01", 2, "node", "nic1", "cage 1", "MMA")
     b = (b_label, "A09", 48, "pp9", "R1", "", "")
     unorderable = float("nan")
 
     def filled(turned: bool, route: str) -> tuple:
-        out = [np.empty(1, dtype=object) for _ in SCHEDULE_COLUMNS]
+        out = CodedOut(1)
         values = dict(cable_id="trunk-1", link_id="l-1", speed_gbps=400.0, medium="sr4-400g")
         values.update(medium_kind=kind, length_m=8.9312, ordered_length_m=unorderable)
         values.update(part="P", route=route)
         ends = [tuple(objects([x], 1) for x in end) for end in (a, b)]
         fill(out, np.array([0]), values, *ends, np.array([turned]))
-        return tuple(column[0] for column in out)
+        return tuple(out.full(name)[0] for name in SCHEDULE_COLUMNS)
 
     straight = filled(False, "Cross 1 > Row A")
     assert straight[2] == f"{a_label} to {b_label}" and straight[3:7] == a[1:5]

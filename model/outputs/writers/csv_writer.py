@@ -14,6 +14,7 @@ import io
 import math
 import re
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import repeat
 from operator import itemgetter
 from pathlib import Path
 from typing import NamedTuple, cast
@@ -64,6 +65,157 @@ class CodedColumns(NamedTuple):
         """The columns in full (one list of values per column)."""
         rows = [self.distinct[k] for k in self.codes.tolist()]
         return [list(map(itemgetter(j), rows)) for j in range(self.width)]
+
+
+class JoinedColumn(Sequence[str]):
+    """One text column whose cell in row ``k`` is its parts joined: part ``j`` is
+    ``values[codes[k]]`` of the ``j``-th (values, codes) pair, each a table of texts and a code
+    per row. The CSV writer lays the parts side by side in its rows and checks each part's
+    texts once (a row is joined on its own only when it needs quotes or a formula prefix):
+    a schedule's labels (``{rack}-U{u}-`` + port + `` to {panel}:`` + port) and cable ids
+    (link + ``:cord-a``) are then never made one text per row (~0.9 M each at zoned XL). Any
+    other reader sees a plain sequence of the joined texts, made when read."""
+
+    __slots__ = ("parts", "n")
+
+    def __init__(self, parts: Sequence[tuple[Sequence[str], np.ndarray]]) -> None:
+        self.n = len(parts[0][1]) if parts else 0
+        self.parts = [(_object_array(values), codes) for values, codes in parts]
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.texts(slice(None)))
+
+    def __getitem__(self, at):
+        if isinstance(at, slice):
+            return self.texts(at)
+        return "".join(values[codes[at]] for values, codes in self.parts)
+
+    def texts(self, rows: slice | np.ndarray) -> list[str]:
+        """The joined texts of ``rows``."""
+        lists = [values[codes[rows]].tolist() for values, codes in self.parts]
+        if len(lists) == 1:
+            return lists[0]
+        return list(map("".join, zip(*lists, strict=True)))
+
+    def pieces(self, spreadsheet_safe: bool, suffix: str) -> tuple[list, np.ndarray, list[str]]:
+        """What the CSV writer lays out: each part's texts (the last followed by ``suffix``)
+        and codes, then the rows written whole and their cells (few: those holding a quote).
+
+        A cell's formula prefix and quotes go on its first and last parts: those parts' texts
+        are listed with each prefix and closing quote they need and a row's codes pick the
+        right one, so a row that needs quotes (a trunk's ``R1-R3,R7``: ~100k rows at zoned XL)
+        is not joined and quoted on its own. The parts are texts (a TypeError says otherwise).
+        """
+        quote = np.zeros(self.n, dtype=bool)
+        formula = np.zeros(self.n, dtype=bool)
+        doubled = np.zeros(self.n, dtype=bool)  # a quote inside: doubled, the row made whole
+        undecided = np.ones(self.n, dtype=bool)  # no text yet: the next part starts the cell
+        decided = not spreadsheet_safe  # every row's first character known
+        for values, codes in self.parts:
+            # each flag gathered per row only when some text has it (most have none)
+            needs_quotes, has_quote, starts, empty = _text_flags(values.tolist(), spreadsheet_safe)
+            if needs_quotes.any():
+                quote |= needs_quotes[codes]
+            if has_quote.any():
+                doubled |= has_quote[codes]
+            if not decided:
+                if starts.any():
+                    formula |= undecided & starts[codes]
+                if empty.any():
+                    undecided &= empty[codes]
+                else:
+                    decided = True
+        out = list(self.parts)
+        (first, first_codes), (last, last_codes) = out[0], out[-1]
+        prefix = formula + 2 * quote  # an index into _PREFIXES per row
+        none = np.zeros(self.n, dtype=bool)
+        if len(out) == 1:
+            out[0] = _variants(first, first_codes, prefix, quote, suffix)
+        else:
+            out[0] = _variants(first, first_codes, prefix, none, "")
+            out[-1] = _variants(last, last_codes, none.view(np.int8), quote, suffix)
+        rows = np.flatnonzero(doubled)
+        cells = self.texts(rows)
+        for k in np.flatnonzero(formula[rows]).tolist():
+            cells[k] = "'" + cells[k]
+        for k in np.flatnonzero(quote[rows]).tolist():
+            cells[k] = _quoted(cells[k])
+        return out, rows, cells
+
+
+_PREFIXES = ("", "'", '"', "\"'")  # none, a formula's, a quote, both
+
+
+def _variants(values, codes, prefix: np.ndarray, closing: np.ndarray, suffix: str) -> tuple:
+    """``values`` followed by ``suffix``, and ``codes``; where a row's ``prefix`` (an index
+    into ``_PREFIXES``) or ``closing`` (a closing quote before the suffix) say so, that row's
+    text with them instead, made once per distinct (value, prefix, closing) of those rows."""
+    texts = values + suffix if suffix else values
+    if not (prefix.any() or closing.any()):
+        return texts, codes
+    rows = np.flatnonzero((prefix > 0) | closing)
+    keys = (codes[rows].astype(np.int64) * 4 + prefix[rows]) * 2 + closing[rows]
+    distinct, inverse = np.unique(keys, return_inverse=True)
+    extra = np.empty(len(distinct), dtype=object)
+    extra[:] = [
+        _PREFIXES[(k >> 1) & 3] + values[k >> 3] + ('"' if k & 1 else "") + suffix
+        for k in distinct.tolist()
+    ]
+    moved = codes.astype(np.int64)
+    moved[rows] = len(texts) + inverse.reshape(-1)
+    return np.concatenate([texts, extra]), moved
+
+
+def _object_array(values: Sequence) -> np.ndarray:
+    if isinstance(values, np.ndarray) and values.dtype == object:
+        return values
+    out = np.empty(len(values), dtype=object)
+    out[:] = values if isinstance(values, list) else list(values)
+    return out
+
+
+def _text_flags(
+    values: list, spreadsheet_safe: bool = True
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per text of ``values``: whether it holds a character that needs quotes, a quote,
+    starts with a formula start, is empty; found in the texts joined by line breaks, by numpy
+    (no UTF-8 sequence holds an ASCII byte), or text by text when one holds a line break."""
+    blob = _joined_text(values)
+    if blob is None:
+        raise TypeError("a joined column's parts are texts")
+    data, breaks = _bytes_and_breaks(blob)
+    if len(breaks) != len(values) - 1:  # a text holds a line break
+        search = _NEEDS_QUOTES.search
+        return (
+            np.array([search(v) is not None for v in values], dtype=bool),
+            np.array(['"' in v for v in values], dtype=bool),
+            np.array([v[:1] in _FORMULA_SET for v in values], dtype=bool),
+            np.array([not v for v in values], dtype=bool),
+        )
+    n = len(values)
+    needs_quotes = np.zeros(n, dtype=bool)
+    has_quote = np.zeros(n, dtype=bool)
+    if any(c in blob for c in _QUOTE_IF[:3]):  # a search in C first: most have none
+        quotes = data == 34
+        special = quotes | (data == 44) | (data == 13)
+        needs_quotes[np.searchsorted(breaks, np.flatnonzero(special))] = True
+        has_quote[np.searchsorted(breaks, np.flatnonzero(quotes))] = True
+    begin = np.empty(n, dtype=np.int64)
+    begin[:1] = 0
+    begin[1:] = breaks + 1
+    end = np.empty(n, dtype=np.int64)
+    end[:-1] = breaks
+    end[-1:] = len(data)
+    empty = begin == end
+    starts = np.zeros(n, dtype=bool)
+    if spreadsheet_safe:
+        full = np.flatnonzero(~empty)
+        firsts = np.frombuffer("".join(_FORMULA_START).encode("ascii"), np.uint8)
+        starts[full] = np.isin(data[begin[full]], firsts)
+    return needs_quotes, has_quote, starts, empty
 
 
 def _width(column: object) -> int:
@@ -248,21 +400,34 @@ def _column_pieces(
     pattern: list[str | None] = []
     # (position in the pattern, cells of the column, or coded texts and codes)
     slots: list[tuple[int, object]] = []
+    # (first slot, parts, separator, rows, their cells): a joined column's rows written whole
+    fixes: list[tuple[int, int, str, np.ndarray, list[str]]] = []
     for k, column in enumerate(columns):
         separator = "," if k < len(columns) - 1 else "\r\n"
         slot = len(pattern)
         if isinstance(column, CodedColumns):
             slots.append((slot, (column.texts(spreadsheet_safe, separator), column.codes)))
             pattern.append(None)
+        elif isinstance(column, JoinedColumn):
+            # The separator folded into the last part's texts, or an item of its own when
+            # they are many (a link id per link: a text made per value costs more)
+            apart = len(column.parts[-1][0]) * 4 > len(column)
+            suffix = "" if apart else separator
+            parts, whole_rows, whole = column.pieces(spreadsheet_safe, suffix)
+            slots.extend((slot + j, part) for j, part in enumerate(parts))
+            pattern.extend(repeat(None, len(parts)))
+            pattern.extend([separator] if apart else [])
+            fixes.append((slot, len(parts), suffix, whole_rows, whole))
         else:
             slots.append((slot, format_column(column, spreadsheet_safe)))
             pattern.extend((None, separator))
     head = format_column(list(header), spreadsheet_safe=False)
-    return _joined_rows((",".join(head) + "\r\n").encode("utf-8"), pattern, slots, lengths.pop())
+    head_line = (",".join(head) + "\r\n").encode("utf-8")
+    return _joined_rows(head_line, pattern, slots, fixes, lengths.pop())
 
 
-def _joined_rows(head: bytes, pattern: list, slots: list, n: int) -> Iterator[bytes]:
-    """``head``, then the ``n`` rows laid out by ``pattern`` and ``slots`` (see
+def _joined_rows(head: bytes, pattern: list, slots: list, fixes: list, n: int) -> Iterator[bytes]:
+    """``head``, then the ``n`` rows laid out by ``pattern``, ``slots`` and ``fixes`` (see
     :func:`_column_pieces`), ``_JOIN_ROWS`` at a time."""
     yield head
     step = len(pattern)
@@ -275,6 +440,12 @@ def _joined_rows(head: bytes, pattern: list, slots: list, n: int) -> Iterator[by
                 flat[slot::step] = texts[codes[start:stop]].tolist()
             else:
                 flat[slot::step] = cells[start:stop]
+        for slot, n_parts, separator, rows, whole in fixes:
+            lo, hi = np.searchsorted(rows, (start, stop)).tolist()
+            for row, cell in zip(rows[lo:hi].tolist(), whole[lo:hi], strict=True):
+                at = (row - start) * step + slot
+                flat[at : at + n_parts] = [*repeat("", n_parts - 1), separator]
+                flat[at] = cell + separator if n_parts == 1 else cell
         yield "".join(flat).encode("utf-8")
 
 
