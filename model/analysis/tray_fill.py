@@ -35,7 +35,7 @@ from model.analysis.tray_fill_undo import FillUndo, keeping, recorded
 from model.analysis.tray_levels import TrayLevels, net_cables
 from model.analysis.tray_spans import appended as _appended
 from model.analysis.tray_spans import corners_along, gather_runs, peak_along, point_along
-from model.analysis.tray_trunks import TrunkLoad, TrunkLoadMemo, trunk_load
+from model.analysis.tray_trunks import TrunkLoad, TrunkLoadMemo, trunk_columns, trunk_load
 from model.catalog.components import medium_group
 from model.catalog.structured import structured_catalog
 from model.common.arrays import unique_counts, unique_sorted
@@ -376,8 +376,9 @@ class TrayFill:
             )
         live = count > 0
         route, medium, count = in_key_order(pairs[live, 0], pairs[live, 1], count[live])
-        if load is not None and load.plus:
-            n_routes = max(n_routes, max(p[0] for p in load.plus) + 1)
+        plus = trunk_columns(load.plus) if load is not None else None
+        if plus is not None and len(plus):
+            n_routes = max(n_routes, int(plus.route.max()) + 1)
         self._learn_spans(plant, n_routes)
         size = max(self._spans.routes_known, 1)
         weights = np.array([m.weight_kg_per_m for m in plant.media] + [0.0])
@@ -386,10 +387,12 @@ class TrayFill:
         mass = np.bincount(route, weights[medium] * count, size).astype(float)
         bend = np.zeros(size)
         np.maximum.at(bend, route, np.array(bends + [0.0])[medium])
-        for trunk_route, area_m2, kg_per_m, bend_mm in load.plus if load is not None else ():
-            area[trunk_route] += area_m2
-            mass[trunk_route] += kg_per_m
-            bend[trunk_route] = max(bend[trunk_route], bend_mm)
+        if plus is not None and len(plus):
+            # Unbuffered, in trunk order: each route's sums add its trunks one by one, as a
+            # loop over them would (bit for bit); fmax keeps the larger, as max() did.
+            np.add.at(area, plus.route, plus.area_m2)
+            np.add.at(mass, plus.route, plus.kg_per_m)
+            np.fmax.at(bend, plus.route, plus.bend_mm)
         turns = np.zeros(size, dtype=bool)
         turns[: self._spans.routes_known] = self._spans.turns
         return area, mass, bend, turns

@@ -10,6 +10,7 @@ construction. Trunks, panels and cassettes draw no power.
 
 from __future__ import annotations
 
+import math
 import operator
 from collections import Counter, defaultdict
 from dataclasses import replace
@@ -19,7 +20,7 @@ import numpy as np
 from model.catalog.parts import part_number_for
 from model.catalog.structured import structured_catalog
 from model.plant.parts_count import PartCount, PhysicalPlant
-from model.structured.channels import kept_plant_rows, rows_in_plant
+from model.structured.channels import FibreTable, kept_plant_rows, rows_in_plant
 from model.structured.layout import StructuredLayout, structured_layout, uses_structured
 
 
@@ -72,7 +73,7 @@ def apply_structured(
     # counted column-wise per (medium, ordered length, fabric) of the links' plant rows (a
     # Python tuple per link was ~1 s of a zoned XL plant).
     table = layout.channels
-    kept = kept_plant_rows(plant, table.fibres)  # checked once for the channels and cords
+    kept = _kept_rows(plant, table.fibres)  # checked once for the channels and cords
     rows = phys.structured_rows = rows_in_plant(plant, table.link_ids, table.fibre_rows, kept)
     medium = np.asarray(plant.medium_index, dtype=np.int64)[rows]
     ordered = np.asarray(plant.ordered_m, dtype=np.float64)[rows]
@@ -107,7 +108,11 @@ def apply_structured(
         items.append(item)
     cord_table = layout.cords
     cord_rows = rows_in_plant(plant, cord_table.link_ids, cord_table.fibre_rows, kept)
-    cords = _cords(cord_table, row_fab[cord_rows], fab_names, needed)
+    cord_fab = row_fab[cord_rows]
+    if kept_counts is not None and not needed:
+        cords = kept_counts.cords.counts(cord_table, cord_fab, fab_names)
+    else:
+        cords = _cords(cord_table, cord_fab, fab_names, needed)
     for (part_id, length, fab), (qty, need_m) in sorted(cords.items()):
         fpart = catalog.fibre_parts[part_id]
         items.append(
@@ -177,6 +182,32 @@ def apply_structured(
     phys.items = items
     phys.findings = [*phys.findings, *layout.findings]
     return layout
+
+
+# The last fibre table rows kept_plant_rows found to hold: copies of the plant's link ids, the
+# table's link ids and its plant rows. An editor lays the hall out after every edit on a new
+# snapshot of the plant, each with a new table of the same links in the same rows: equal lists
+# (compared at C speed, the same id strings) and equal rows hold as the last ones did, and the
+# id-by-id check (~29 ms of each zoned XL rack move) is not made again.
+_ROWS_HELD: list[tuple[list[str], list[str], np.ndarray]] = []
+
+
+def _kept_rows(plant, fibres) -> np.ndarray | None:
+    """:func:`~model.structured.channels.kept_plant_rows` of ``plant`` and ``fibres``."""
+    rows = fibres.plant_rows if isinstance(fibres, FibreTable) else None
+    held = _ROWS_HELD[0] if _ROWS_HELD else None
+    if (
+        rows is not None
+        and held is not None
+        and np.array_equal(held[2], rows)
+        and held[1] == fibres.link_ids
+        and held[0] == plant.link_ids
+    ):
+        return rows
+    kept = kept_plant_rows(plant, fibres)
+    if kept is not None:
+        _ROWS_HELD[:] = [(list(plant.link_ids), list(fibres.link_ids), kept.copy())]
+    return kept
 
 
 def _trunk_counts(
@@ -256,6 +287,7 @@ class KeptTrunkCounts:
         self._fabrics: tuple = ()  # (row index, channel fabric codes, plant fabric codes, ...)
         self._counts: Counter[tuple[str, float, str]] = Counter()
         self._slots: Counter[tuple[str, float, str]] = Counter()  # trunks per key
+        self.cords = KeptCordCounts()  # the cords' counts, kept alike
 
     def counts(self, layout: StructuredLayout, plant, fabrics: tuple) -> Counter:
         """:func:`_trunk_counts`' trunks (a Counter of the caller's own) of ``layout``."""
@@ -308,6 +340,67 @@ class KeptTrunkCounts:
             and now[3] == names
             and now[4] == link_ids
         )
+
+
+class KeptCordCounts:
+    """The last :func:`_cords` (without metres) of a design's layout, kept for the next: while
+    there are as many cords (a rack move re-lays the same ones at new lengths,
+    model.structured.cords.KeptCords), only the cords whose part, ordered lengths (bit for
+    bit) or fabric changed have their two ends' old keys taken out and new ones put in
+    (integers: exact, whichever link a cord is of). Counting every cord end afresh, a sort of 393k lengths per end, was ~40 ms of
+    each zoned XL rack move. ``recounted``: cords the last call keyed again (-1: every one)."""
+
+    def __init__(self) -> None:
+        self.recounted = -1
+        # (part ids, ordered A, ordered B (float64), fabric codes, fabric names) counted
+        self._seen: tuple | None = None
+        self._counts: dict[tuple[str, float, str], int] = {}
+
+    def counts(
+        self, cords, cord_fab: np.ndarray, fab_names: list[str]
+    ) -> dict[tuple[str, float, str], tuple[int, float | None]]:
+        """:func:`_cords`' answer without metres (a dict of the caller's own)."""
+        parts = cords.parts
+        ends = (
+            np.asarray(cords.a_ordered, dtype=np.float64),
+            np.asarray(cords.b_ordered, dtype=np.float64),
+        )
+        fab = np.asarray(cord_fab, dtype=np.int64)
+        seen, counts = self._seen, self._counts
+        if seen is None or len(seen[0]) != len(parts) or seen[4] != fab_names:
+            self._seen = None  # not held while the next are counted
+            counts = self._counts = {
+                key: qty for key, (qty, _) in _cords(cords, fab, fab_names, False).items()
+            }
+            self.recounted = -1
+        else:
+            was_parts, was_a, was_b, was_fab, _ = seen
+            changed = (
+                (ends[0].view(np.int64) != was_a.view(np.int64))
+                | (ends[1].view(np.int64) != was_b.view(np.int64))
+                | (fab != was_fab)
+            )
+            if was_parts is not parts:  # another list (the cords laid afresh): part by part
+                changed |= np.fromiter(map(operator.ne, parts, was_parts), bool, len(parts))
+            again = np.flatnonzero(changed)
+            for (part_of, *was), sign in (
+                ((was_parts, was_a, was_b, was_fab), -1),
+                ((parts, *ends, fab), 1),
+            ):
+                fabs = was[2][again].tolist()
+                for end in was[:2]:
+                    for k, length, f in zip(again.tolist(), end[again].tolist(), fabs, strict=True):
+                        if not math.isfinite(length):  # not bought, as _cords leaves it out
+                            continue
+                        key = (part_of[k], length, fab_names[f])
+                        left = counts.get(key, 0) + sign
+                        if left:
+                            counts[key] = left
+                        else:  # no cord left on it: gone, as from a fresh count
+                            del counts[key]
+            self.recounted = len(again)
+        self._seen = (parts, ends[0], ends[1], fab, list(fab_names))
+        return {key: (qty, None) for key, qty in counts.items()}
 
 
 def _cords(

@@ -11,7 +11,7 @@ import pytest
 
 from model.analysis import analyze
 from model.engine.routed_links import RoutedLinks
-from model.plant.structured import KeptTrunkCounts, _trunk_counts
+from model.plant.structured import KeptCordCounts, KeptTrunkCounts, _cords, _trunk_counts
 from model.structured.channels import rows_in_plant
 from model.structured.layout import structured_layout
 from model.structured.leg_reuse import LegMemo
@@ -60,3 +60,34 @@ def test_the_editors_analysis_keeps_the_trunk_counts():
         assert any(n >= 0 for n in kept)
     finally:
         worker.close()
+
+
+@pytest.mark.parametrize("name", ["fat-tree zoned", "rail-optimized cross-connect"])
+def test_cord_counts_kept_after_rack_moves_equal_fresh_ones(name):
+    """The cords ordered per (part, length, fabric), counted again after rack moves only where
+    a cord's ordered length or fabric changed (KeptCordCounts), are those counted afresh."""
+    design = _hall(name)
+    plant = RoutedLinks(design)
+    memo, kept = LegMemo(), KeptCordCounts()
+    names = ["compute", "storage", ""]
+    row_fab = np.random.default_rng(7).integers(0, len(names), len(plant.link_ids))
+    rng = random.Random(29)
+    recounted = []
+    for _ in range(12):
+        layout = structured_layout(plant, memo=memo)
+        cord_fab = row_fab[rows_in_plant(plant, layout.cords.link_ids)]
+        assert kept.counts(layout.cords, cord_fab, names) == _cords(
+            layout.cords, cord_fab, names, False
+        )
+        recounted.append(kept.recounted)
+        _move_some_racks(design, rng, 2)
+        plant.refresh()
+    assert recounted[0] == -1  # the first call counts every cord
+    # Some move re-ordered or re-chose cords, counted again alone.
+    assert any(n > 0 for n in recounted)
+    # The same cords in other fabrics: those whose fabric changed keyed again, still fresh.
+    cord_fab = (cord_fab + 1) % len(names)
+    assert kept.counts(layout.cords, cord_fab, names) == _cords(
+        layout.cords, cord_fab, names, False
+    )
+    assert kept.recounted == len(cord_fab)

@@ -10,6 +10,7 @@ import msgspec
 from model.analysis.tray_trunks import TrunkLoadMemo, trunk_load
 from model.catalog.structured import structured_catalog
 from model.engine.routed_links import RoutedLinks
+from model.structured.channels import rows_in_plant
 from model.structured.layout import structured_layout
 from model.structured.leg_reuse import LegMemo
 from tests.model.test_structured_relay import _hall, _move_some_racks
@@ -23,7 +24,7 @@ def test_trunk_loads_after_random_rack_moves_equal_fresh_ones():
     assert trunk_load(plant, layout, memo=memo) == trunk_load(plant, layout)
     assert memo.reread_trunks == -1  # the first call reads every trunk
     rng = random.Random(43)
-    kept = reread = 0
+    kept = reread = recounted = 0
     for _ in range(6):
         if not _move_some_racks(design, rng, rng.choice([1, 1, 2])):
             continue
@@ -32,10 +33,13 @@ def test_trunk_loads_after_random_rack_moves_equal_fresh_ones():
         assert trunk_load(plant, layout, memo=memo) == trunk_load(plant, layout)
         kept += memo.reread_trunks >= 0
         reread += memo.reread_trunks > 0
+        recounted += memo.recounted_rows >= 0
     # Some call kept the last parts and read the re-made trunks again into them (else this
     # compared two full reads).
     assert kept
     assert reread
+    # The links per (route, medium) were counted again only where rows changed, too.
+    assert recounted
 
 
 def _loaded_once():
@@ -78,3 +82,28 @@ def test_a_trunk_moved_off_its_route_link_reads_every_trunk_again():
     again = trunk_load(plant, layout, memo=memo)
     assert memo.reread_trunks == -1
     assert again == trunk_load(plant, layout)
+
+
+def test_links_per_route_counted_again_by_the_changed_rows_only():
+    """The links per (route, medium) after a rack move, from the last count with the rows
+    whose route or medium changed taken out and put in again, are a fresh count; other
+    channel rows are counted afresh."""
+    design = _hall("fat-tree zoned")
+    plant = RoutedLinks(design)
+    layout = structured_layout(plant)
+    memo = TrunkLoadMemo()
+    first = trunk_load(plant, layout, memo=memo)
+    assert memo.recounted_rows == -1 and first.minus
+    rack_id = next(r for r in sorted(design.racks) if design.links_of_racks([r]))
+    rack = design.racks[rack_id]
+    design.move_racks({rack_id: (rack.x + 0.6, rack.y)})
+    plant.refresh()
+    moved = trunk_load(plant, layout, memo=memo)
+    assert memo.recounted_rows > 0
+    assert moved.minus == trunk_load(plant, layout).minus
+    rows = rows_in_plant(plant, layout.channels.link_ids)
+    other = rows.copy()
+    other[0] = other[-1]  # another channel row list: counted whole
+    again = trunk_load(plant, layout, other, memo)
+    assert memo.recounted_rows == -1
+    assert again.minus == trunk_load(plant, layout, other).minus != moved.minus

@@ -53,3 +53,28 @@ def test_a_rack_added_or_a_switch_placed_is_seen():
     device(design, "s2", "b4", 20, "qm9700")  # b4 becomes a network rack: row b's hub
     hubs = zone_hubs(design)
     assert hubs == _fresh(design) and hubs["b1"] == "b4"
+
+
+def test_a_snapshot_takes_the_live_designs_hubs_and_they_are_fresh():
+    """An analysis job's snapshot shares the live design's rack records: it is handed the hubs
+    the live design worked out (the same dict), equal to its own fresh ones, and after a move
+    of the live design the next snapshot follows it."""
+    from model.engine.snapshot import Snapshotter
+
+    design = _two_rows()
+    snaps = Snapshotter(design, None)
+    live = zone_hubs(design)
+    snap, _ = snaps.take()
+    assert zone_hubs(snap) is live and live == _fresh(snap)
+    assert network_racks(snap) == network_racks(design)
+    design.move_racks({"b1": (25.0, 6.0)})
+    moved = zone_hubs(design)
+    later, _ = snaps.take()
+    assert zone_hubs(later) is moved and moved == _fresh(later)
+    assert zone_hubs(snap) is live  # the older snapshot keeps its own
+    rack(design, "b4", 3.8, 6.0)
+    device(design, "s2", "b4", 20, "qm9700")  # b4 a network rack: row b's hub
+    placed, _ = snaps.take()
+    hubs = zone_hubs(placed)
+    assert hubs == _fresh(placed) and hubs["b1"] == "b4"
+    assert network_racks(placed) == {"a1", "b4"} != network_racks(later)
