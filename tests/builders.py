@@ -67,6 +67,18 @@ def link(design: Design, link_id: str, a: tuple[str, str], b: tuple[str, str], *
     return record
 
 
+def server_and_leaf() -> Design:
+    """Two racks, a DGX H100 in one and a QM9700 leaf in the other, joined by two links (l-1, l-2)."""
+    design = empty_hall()
+    rack(design, "r1", 1.5, 3.0, name="A01")
+    rack(design, "r2", 4.5, 3.0, name="A02")
+    device(design, "s1", "r1", 2, "dgx-h100")
+    device(design, "leaf1", "r2", 20, "qm9700", role="leaf")
+    link(design, "l-1", ("s1", "nic1"), ("leaf1", "p1"))
+    link(design, "l-2", ("s1", "nic2"), ("leaf1", "p2"))
+    return design
+
+
 def small_pod() -> Design:
     """Racks R1, R2 (2 x DGX H100 each) in one row with network rack N1 between them.
 

@@ -21,18 +21,12 @@ from model.files.design_file import (
     salvage_design_bytes,
 )
 from model.structured.link_polarity import set_polarity, set_polarity_record
-from tests.builders import device, empty_hall, link, rack
+from tests.builders import link, server_and_leaf
 
 
 def _hall():
     """Two racks with a DGX H100 and a QM9700, one link routed via a panel in each rack."""
-    design = empty_hall()
-    rack(design, "r1", 1.5, 3.0, name="A01")
-    rack(design, "r2", 4.5, 3.0, name="A02")
-    device(design, "s1", "r1", 2, "dgx-h100")
-    device(design, "leaf1", "r2", 20, "qm9700", role="leaf")
-    link(design, "l-1", ("s1", "nic1"), ("leaf1", "p1"))
-    link(design, "l-2", ("s1", "nic2"), ("leaf1", "p2"))
+    design = server_and_leaf()
     p1 = place_panel(design, "r1", "panel-mpo-1u-72").id
     p2 = place_panel(design, "r2", "panel-mpo-1u-72").id
     route_via(design, "l-1", [p1, p2])

@@ -16,22 +16,11 @@ import pytest
 from model.design.entities import NO_POLARITY, Link, plain_links, share_empty_polarity
 from model.files.design_file import design_to_bytes, parse_document, read_design_bytes
 from model.structured.link_polarity import set_polarity
-from tests.builders import device, empty_hall, link, rack
-
-
-def _hall():
-    design = empty_hall()
-    rack(design, "r1", 1.5, 3.0, name="A01")
-    rack(design, "r2", 4.5, 3.0, name="A02")
-    device(design, "s1", "r1", 2, "dgx-h100")
-    device(design, "leaf1", "r2", 20, "qm9700", role="leaf")
-    link(design, "l-1", ("s1", "nic1"), ("leaf1", "p1"))
-    link(design, "l-2", ("s1", "nic2"), ("leaf1", "p2"))
-    return design
+from tests.builders import server_and_leaf
 
 
 def test_a_link_without_a_record_reads_as_an_empty_dict_that_refuses_changes():
-    record = _hall().links["l-1"].polarity
+    record = server_and_leaf().links["l-1"].polarity
     assert record is NO_POLARITY
     assert record == {} and isinstance(record, dict) and not record
     with pytest.raises(TypeError):
@@ -42,7 +31,7 @@ def test_a_link_without_a_record_reads_as_an_empty_dict_that_refuses_changes():
 
 
 def test_copies_and_pickles_keep_the_shared_record():
-    one = _hall().links["l-1"]
+    one = server_and_leaf().links["l-1"]
     for again in (copy.copy(one), copy.deepcopy(one), pickle.loads(pickle.dumps(one))):
         assert again.polarity is NO_POLARITY
         # (a pickled link's "auto" is another string object, so that field is written: msgspec
@@ -51,7 +40,7 @@ def test_copies_and_pickles_keep_the_shared_record():
 
 
 def test_a_files_empty_record_is_left_out_on_save_as_before():
-    design = _hall()
+    design = server_and_leaf()
     data = design_to_bytes(design)
     doc = msgspec.json.decode(data)
     doc["links"][0]["polarity"] = {}
@@ -62,7 +51,7 @@ def test_a_files_empty_record_is_left_out_on_save_as_before():
 
 
 def test_an_edit_that_empties_a_record_saves_as_a_link_that_never_had_one():
-    design = _hall()
+    design = server_and_leaf()
     before = design_to_bytes(design)
     set_polarity(design, "l-1", "cord-1", "AA")
     assert design.links["l-1"].polarity == {"cord-1": "AA"}
@@ -77,7 +66,7 @@ def test_an_edit_that_empties_a_record_saves_as_a_link_that_never_had_one():
 
 
 def test_share_empty_polarity_replaces_only_other_empty_records():
-    design = _hall()
+    design = server_and_leaf()
     plain = list(design.links.values())
     assert share_empty_polarity(plain) is plain
     a, b = plain
@@ -104,14 +93,14 @@ def test_share_empty_polarity_replaces_only_other_empty_records():
     ids=lambda f: next(iter(f)),
 )
 def test_plain_links_is_false_when_one_link_has_an_entry_the_loader_checks(fields):
-    links = list(_hall().links.values())
+    links = list(server_and_leaf().links.values())
     assert plain_links(links)
     links[1] = msgspec.structs.replace(links[1], **fields)
     assert not plain_links(links)
 
 
 def test_a_plain_file_and_one_with_entries_load_to_what_they_hold():
-    design = _hall()
+    design = server_and_leaf()
     set_polarity(design, "l-2", "cord-1", "AA")
     design.update_links([msgspec.structs.replace(design.links["l-1"], label="spare")])
     data = design_to_bytes(design)
